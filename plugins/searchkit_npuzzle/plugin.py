@@ -1,0 +1,8 @@
+"""Registers the npuzzle domain with searchkit."""
+
+from searchkit import hookimpl
+
+
+@hookimpl
+def register_domains(register):
+    pass

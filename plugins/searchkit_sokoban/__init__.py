@@ -1,0 +1,1 @@
+"""searchkit sokoban plugin."""

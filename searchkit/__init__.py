@@ -1,0 +1,44 @@
+"""searchkit: interchangeable search engines over a small `Problem` protocol, with plugins."""
+
+from .domain import Domain, Heuristic, Instance, Param
+from .engines import EngineInfo, astar, best_first, bfs, bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar
+from .errors import InputError
+from .hookspecs import hookimpl
+from .limits import Limits
+from .observer import Observer
+from .problem import GraphProblem, Problem
+from .result import LIMIT, NO_SOLUTION, SOLVED, Result, Stats
+from .solving import solve
+from .verify import replay
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Domain",
+    "EngineInfo",
+    "GraphProblem",
+    "Heuristic",
+    "InputError",
+    "Instance",
+    "LIMIT",
+    "Limits",
+    "NO_SOLUTION",
+    "Observer",
+    "Param",
+    "Problem",
+    "Result",
+    "SOLVED",
+    "Stats",
+    "astar",
+    "best_first",
+    "bfs",
+    "bidirectional_bfs",
+    "dfs",
+    "dijkstra",
+    "greedy",
+    "hookimpl",
+    "iddfs",
+    "idastar",
+    "replay",
+    "solve",
+]

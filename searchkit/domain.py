@@ -1,0 +1,114 @@
+"""What a domain plugin registers: a `Domain` with its `Param`s and `Heuristic`s."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .problem import Problem
+from .result import Result
+
+
+@dataclass(frozen=True)
+class Param:
+    """A domain option, shown on the command line as ``--name`` (or an argument).
+
+    ``type`` is ``int``, ``float``, ``str``, ``bool`` or ``pathlib.Path``.
+    """
+
+    name: str
+    type: type = str
+    default: Any = None
+    help: str = ""
+    argument: bool = False
+    short: str | None = None
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A named heuristic: ``make(problem)`` returns ``state -> estimate``.
+
+    Domains wire their own heuristics into fast incremental paths by name; a heuristic
+    another plugin adds to a domain reaches the problem through ``make``.
+    """
+
+    name: str
+    make: Callable[[Any], Callable[[Any], float]] | None = None
+    summary: str = ""
+    admissible: bool = True
+
+
+class Domain:
+    """Base class of a domain plugin's domain; override what differs.
+
+    The host calls `make_problem` with the parsed options (a dict keyed by `Param.name`)
+    and the chosen `Heuristic` (or None), runs an engine, checks the solution with
+    `replay`, and prints it with `format_solution` (text) or `solution_json`.
+    """
+
+    name: str = ""
+    summary: str = ""
+    params: list[Param] = []
+
+    def __init__(self) -> None:
+        self.heuristics: dict[str, Heuristic] = dict(self.builtin_heuristics())
+
+    # -- what a domain must provide -------------------------------------------------------
+    def builtin_heuristics(self) -> dict[str, Heuristic]:
+        return {}
+
+    def make_problem(self, options: dict[str, Any], heuristic: Heuristic | None) -> Problem:
+        raise NotImplementedError
+
+    def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
+        """``(engine, heuristic, engine params)`` to use when the user names none."""
+        return "astar", next(iter(self.heuristics), None), {}
+
+    # -- output, with generic defaults ------------------------------------------------------
+    def state_json(self, problem: Problem, state: Any) -> Any:
+        """The state in the domain's own JSON notation."""
+        try:
+            json.dumps(state)
+            return state
+        except TypeError:
+            return str(state)
+
+    def describe_state(self, problem: Problem, state: Any) -> str:
+        fn = getattr(problem, "describe", None)
+        return fn(state) if fn is not None else str(state)
+
+    def format_solution(self, problem: Problem, result: Result, options: dict[str, Any]) -> str:
+        return " ".join(str(a) for a in result.actions)
+
+    def solution_json(self, problem: Problem, result: Result, options: dict[str, Any]) -> dict[str, Any]:
+        """Extra fields for ``--json`` beyond the common ones."""
+        return {}
+
+    def after_solve(self, problem: Problem, result: Result, options: dict[str, Any], echo: Callable[[str], None]) -> None:
+        """Write extra outputs a run asked for (pictures, files); ``echo`` goes to stderr."""
+
+    def replay(self, problem: Problem, result: Result) -> None:
+        """Check the solution step by step; raise AssertionError when it is wrong."""
+        from .verify import replay
+
+        replay(problem, result)
+
+    def load_instances(self, source: str, base_dir: Path) -> list[Instance]:
+        """Benchmark instances from a file or bundled name (``[instances] file = ...``)."""
+        from .errors import InputError
+
+        raise InputError(f"domain {self.name!r} cannot read instance files")
+
+    def with_heuristic(self, heuristic: Heuristic) -> None:
+        self.heuristics[heuristic.name] = heuristic
+
+
+@dataclass
+class Instance:
+    """One benchmark instance: domain options, a name and the known optimal cost."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+    expected_cost: float | None = None

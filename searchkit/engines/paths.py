@@ -1,0 +1,86 @@
+"""Rebuilding solution paths from what the engines stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def step_between(problem: Any, parent: Any, child: Any) -> tuple[Any, float]:
+    """The cheapest ``(action, cost)`` leading from ``parent`` to ``child``."""
+    best = None
+    for action, state, cost in problem.successors(parent):
+        if state == child and (best is None or cost < best[1]):
+            best = (action, cost)
+    if best is None:
+        raise RuntimeError(f"no successor of {parent!r} leads to {child!r}")
+    return best
+
+
+def path_from_parents(problem: Any, parents: dict, goal: Any) -> tuple[list, list, float]:
+    """Follow ``parents[state] -> previous state`` back from ``goal``."""
+    states = [goal]
+    s = parents[goal]
+    while s is not None:
+        states.append(s)
+        s = parents[s]
+    states.reverse()
+    actions, cost = [], 0
+    for a, b in zip(states, states[1:]):
+        action, c = step_between(problem, a, b)
+        actions.append(action)
+        cost += c
+    return actions, states, cost
+
+
+def path_from_costs(problem: Any, g_of: dict, start: Any, goal: Any) -> tuple[list, list, float]:
+    """Walk back from ``goal`` through predecessors whose stored cost fits.
+
+    A predecessor ``p`` with ``g(p) + c(p, s) <= g(s)`` always exists (the one that set
+    ``g(s)``: stored costs only decrease), so the walk needs no parent pointers; this is
+    what lets A* keep one dictionary entry per state.
+    """
+    states, actions = [goal], []
+    seen = {goal}
+    s, cost = goal, 0
+    while s != start:
+        gs = g_of[s]
+        for action, p, c in problem.predecessors(s):
+            gp = g_of.get(p)
+            if gp is not None and p not in seen and gp + c <= gs + 1e-9:
+                break
+        else:
+            raise RuntimeError(f"cannot rebuild the path at {s!r}: no stored predecessor fits")
+        states.append(p)
+        actions.append(action)
+        seen.add(p)
+        cost += c
+        s = p
+    states.reverse()
+    actions.reverse()
+    return actions, states, cost
+
+
+def path_from_links(start_side: dict, goal_side: dict, meet: Any) -> tuple[list, list, float]:
+    """Join a forward and a backward link map at ``meet``.
+
+    ``start_side[s] = (previous, action, cost)`` and ``goal_side[s] = (next, action, cost)``,
+    ``None`` at the roots.
+    """
+    states, actions, cost = [meet], [], 0
+    link = start_side[meet]
+    while link is not None:
+        prev, action, c = link
+        states.append(prev)
+        actions.append(action)
+        cost += c
+        link = start_side[prev]
+    states.reverse()
+    actions.reverse()
+    link = goal_side[meet]
+    while link is not None:
+        nxt, action, c = link
+        states.append(nxt)
+        actions.append(action)
+        cost += c
+        link = goal_side[nxt]
+    return actions, states, cost

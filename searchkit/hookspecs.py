@@ -1,0 +1,26 @@
+"""The hooks a searchkit plugin can implement (decorate them with `searchkit.hookimpl`)."""
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("searchkit")
+hookimpl = pluggy.HookimplMarker("searchkit")
+
+
+@hookspec
+def register_domains(register):
+    """Register domains: call ``register(domain)`` with `searchkit.Domain` instances."""
+
+
+@hookspec
+def register_engines(register):
+    """Register engines: call ``register(info)`` with `searchkit.EngineInfo` objects."""
+
+
+@hookspec
+def register_heuristics(register):
+    """Add heuristics to existing domains: ``register("npuzzle", Heuristic(...))``."""
+
+
+@hookspec
+def register_commands(cli):
+    """Add sub-commands to the ``searchkit`` typer app (e.g. ``searchkit npuzzle ...``)."""

@@ -1,0 +1,106 @@
+"""Limits on a search and the cheap periodic check that enforces them.
+
+Engines call `Guard.check` every thousand or so expansions (never per node), so limits cost
+nothing measurable.  A limit never raises: the engine stops and returns ``status="limit"``
+with the statistics gathered so far and ``stats.limit_reason`` set.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+
+CHECK_EVERY = 1024  # expansions between two checks of the clock and memory
+
+
+def current_rss_bytes() -> int:
+    """Resident set size of this process (0 where it cannot be read)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):  # not Linux
+        try:
+            import resource
+
+            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        except Exception:  # pragma: no cover - exotic platforms
+            return 0
+
+
+@dataclass
+class Limits:
+    """What may stop a search before it ends by itself.
+
+    ``max_expanded``: expansions; ``timeout_s``: wall-clock seconds; ``max_stored``: states
+    held in memory; ``max_rss_mb``: resident memory of the process.  ``interrupt`` is an
+    event another thread or a signal handler sets to stop the search (Ctrl-C).
+    """
+
+    max_expanded: int | None = None
+    timeout_s: float | None = None
+    max_stored: int | None = None
+    max_rss_mb: float | None = None
+    interrupt: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("max_expanded", "timeout_s", "max_stored", "max_rss_mb"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must not be negative (got {value})")
+
+    def guard(self) -> "Guard":
+        return Guard(self)
+
+
+class Guard:
+    """The running side of `Limits`: knows the start time and answers `check`."""
+
+    __slots__ = ("limits", "start", "deadline", "max_expanded", "max_stored", "max_rss", "peak_rss", "_n")
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.start = time.perf_counter()
+        self.deadline = self.start + limits.timeout_s if limits.timeout_s is not None else None
+        self.max_expanded = limits.max_expanded
+        self.max_stored = limits.max_stored
+        self.max_rss = limits.max_rss_mb * 1024 * 1024 if limits.max_rss_mb is not None else None
+        self.peak_rss = 0
+        self._n = 0
+
+    def check(self, expanded: int, stored: int = 0) -> str | None:
+        """The name of the limit reached, or None to go on."""
+        if self.limits.interrupt.is_set():
+            return "interrupted"
+        if self.max_expanded is not None and expanded >= self.max_expanded:
+            return "nodes"
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return "time"
+        if self.max_stored is not None and stored >= self.max_stored:
+            return "memory"
+        self._n += 1
+        if self.max_rss is not None or self._n & 15 == 0:
+            rss = current_rss_bytes()
+            if rss > self.peak_rss:
+                self.peak_rss = rss
+            if self.max_rss is not None and rss >= self.max_rss:
+                return "memory"
+        return None
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def next_check(self, expanded: int) -> int:
+        """The expansion count at which the engine should call `check` again.
+
+        Engines compare their counter with this number (one integer comparison per
+        expansion), so the node limit is met exactly and the clock is read rarely.
+        """
+        nxt = expanded + CHECK_EVERY
+        if self.max_expanded is not None and self.max_expanded < nxt:
+            return self.max_expanded
+        return nxt
+
+
+NO_LIMITS = Limits()

@@ -1,0 +1,52 @@
+"""Search events for listeners (progress bars, tree recorders).
+
+Engines take ``observer=None`` and test it once per event site, so a search nobody
+listens to pays one ``is not None`` test per node and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Observer:
+    """Base listener: override what you need; every method does nothing by default.
+
+    ``kind`` in `generate` is ``"new"`` (first time seen), ``"duplicate"`` (dropped),
+    ``"reopened"`` (cheaper path to a known state) or ``"pruned"`` (cut by a bound).
+    """
+
+    def expand(self, state: Any, g: float, h: float) -> None:
+        pass
+
+    def generate(self, parent: Any, action: Any, child: Any, g: float, h: float, kind: str) -> None:
+        pass
+
+    def iteration(self, bound: float) -> None:
+        """A depth-first engine starts a new iteration with this bound."""
+
+    def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
+        """Called at every limit check (about every thousand expansions)."""
+
+
+class Observers(Observer):
+    """Several observers behind one."""
+
+    def __init__(self, *observers: Observer):
+        self.observers = [o for o in observers if o is not None]
+
+    def expand(self, state, g, h):
+        for o in self.observers:
+            o.expand(state, g, h)
+
+    def generate(self, parent, action, child, g, h, kind):
+        for o in self.observers:
+            o.generate(parent, action, child, g, h, kind)
+
+    def iteration(self, bound):
+        for o in self.observers:
+            o.iteration(bound)
+
+    def progress(self, expanded, generated, best_f):
+        for o in self.observers:
+            o.progress(expanded, generated, best_f)

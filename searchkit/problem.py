@@ -1,0 +1,112 @@
+"""The `Problem` protocol: what a domain gives the engines.
+
+A problem is a state space over hashable states.  The four required members are enough
+for every blind engine; the optional ones unlock more:
+
+* ``heuristic(state) -> float`` - an estimate of the remaining cost (admissible for the
+  optimal engines).  A problem without one has ``heuristic = None`` or no attribute.
+* ``successors_with_h(state, h) -> iterable of (action, child, cost, child_h)`` - the
+  incremental heuristic: ``child_h`` computed from the parent's ``h`` and the move, so the
+  engines never recompute ``h`` from scratch.  Must agree with ``heuristic``.
+* ``goal_states() -> iterable of states`` and ``predecessors(state) -> iterable of
+  (action, previous_state, cost)`` - for bidirectional search; ``action`` is the action
+  that leads *from* ``previous_state`` *to* ``state``.  A* also uses ``predecessors`` to
+  rebuild its path, so it need not store a parent pointer per state.
+* ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Iterable, Protocol, TypeVar, runtime_checkable
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A")
+
+
+@runtime_checkable
+class Problem(Protocol[S, A]):
+    """A search problem over hashable states ``S`` with actions ``A``."""
+
+    def initial_state(self) -> S:
+        """The state the search starts from."""
+        ...
+
+    def is_goal(self, state: S) -> bool:
+        """True when ``state`` solves the problem."""
+        ...
+
+    def successors(self, state: S) -> Iterable[tuple[A, S, float]]:
+        """Every ``(action, next_state, step_cost)`` reachable in one step."""
+        ...
+
+
+def heuristic_of(problem: Any) -> Callable[[Any], float] | None:
+    """The problem's heuristic function, or None when it has none."""
+    return getattr(problem, "heuristic", None)
+
+
+def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple]]:
+    """A successor function yielding ``(action, child, cost, child_h)``.
+
+    Uses the problem's incremental version when it has one, otherwise computes ``h`` of
+    each child with ``heuristic`` (or 0 when there is no heuristic).
+    """
+    incremental = getattr(problem, "successors_with_h", None)
+    if incremental is not None:
+        return incremental
+    h = heuristic_of(problem)
+    succ = problem.successors
+    if h is None:
+        return lambda state, _h: [(a, s, c, 0) for a, s, c in succ(state)]
+    return lambda state, _h: [(a, s, c, h(s)) for a, s, c in succ(state)]
+
+
+def can_search_backward(problem: Any) -> bool:
+    """True when the problem offers goal states and predecessors."""
+    return callable(getattr(problem, "goal_states", None)) and callable(
+        getattr(problem, "predecessors", None)
+    )
+
+
+def describe(problem: Any, state: Any) -> str:
+    """A label for ``state``: the problem's ``describe`` or ``str``."""
+    fn = getattr(problem, "describe", None)
+    return fn(state) if fn is not None else str(state)
+
+
+class GraphProblem:
+    """A problem over an explicit weighted digraph: ``{node: [(neighbour, cost), ...]}``.
+
+    Handy for teaching and for testing engines against graph algorithms.  Actions are the
+    target nodes.  ``h`` is an optional ``{node: estimate}`` mapping.
+    """
+
+    def __init__(self, edges: dict, start: Hashable, goals: Iterable[Hashable], h: dict | None = None):
+        self.edges = {u: list(vs) for u, vs in edges.items()}
+        self.start = start
+        self.goals = frozenset(goals)
+        self._h = h
+        self._reverse: dict = {}
+        for u, vs in self.edges.items():
+            for v, c in vs:
+                self._reverse.setdefault(v, []).append((u, c))
+        if h is None:
+            self.heuristic = None
+
+    def initial_state(self):
+        return self.start
+
+    def is_goal(self, state) -> bool:
+        return state in self.goals
+
+    def successors(self, state):
+        return [(v, v, c) for v, c in self.edges.get(state, ())]
+
+    def heuristic(self, state) -> float:
+        return self._h.get(state, 0)
+
+    def goal_states(self):
+        return iter(self.goals)
+
+    def predecessors(self, state):
+        return [(state, u, c) for u, c in self._reverse.get(state, ())]

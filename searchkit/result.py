@@ -1,0 +1,72 @@
+"""What every engine returns: one `Result` with its `Stats`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SOLVED = "solved"
+NO_SOLUTION = "no-solution"  # the reachable space was exhausted
+LIMIT = "limit"  # a limit (nodes, time, memory, depth, Ctrl-C) stopped the search
+
+STATUSES = (SOLVED, NO_SOLUTION, LIMIT)
+
+
+@dataclass
+class Stats:
+    """Counters of one search.
+
+    ``duplicates``: generated states dropped because they were already known at no worse
+    cost.  ``reopened``: stored states re-inserted because a cheaper path to them was
+    found.  ``stored``: peak number of states held (open + closed, or the path for
+    depth-first engines).  ``limit_reason`` names the limit that stopped the search.
+    """
+
+    expanded: int = 0
+    generated: int = 0
+    duplicates: int = 0
+    reopened: int = 0
+    max_frontier: int = 0
+    stored: int = 0
+    iterations: int = 0
+    elapsed_s: float = 0.0
+    peak_rss_bytes: int = 0
+    limit_reason: str | None = None
+
+    @property
+    def expansions_per_s(self) -> float:
+        return self.expanded / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    @property
+    def generated_per_s(self) -> float:
+        return self.generated / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["expansions_per_s"] = round(self.expansions_per_s, 1)
+        d["generated_per_s"] = round(self.generated_per_s, 1)
+        return d
+
+
+@dataclass
+class Result:
+    """The outcome of a search.
+
+    ``actions`` and ``states`` describe the solution path (``states`` starts with the
+    initial state, so it is one longer than ``actions``); both are empty unless
+    ``status == "solved"``.
+    """
+
+    status: str
+    actions: list = field(default_factory=list)
+    states: list = field(default_factory=list)
+    cost: float | None = None
+    stats: Stats = field(default_factory=Stats)
+    engine: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    def __len__(self) -> int:
+        return len(self.actions)
