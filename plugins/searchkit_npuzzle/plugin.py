@@ -1,8 +1,30 @@
-"""Registers the npuzzle domain with searchkit."""
+"""Registers the n-puzzle domain (and its fast IDA* engine) with searchkit."""
 
-from searchkit import hookimpl
+from searchkit import EngineInfo, hookimpl
 
 
 @hookimpl
 def register_domains(register):
-    pass
+    from .domain import NPuzzleDomain
+
+    register(NPuzzleDomain())
+
+
+@hookimpl
+def register_engines(register):
+    try:
+        from .fastida import npuzzle_idastar
+    except ImportError:
+        return
+    register(EngineInfo("npuzzle-idastar", npuzzle_idastar,
+                        "IDA* specialised for the n-puzzle (incremental heuristic, no move back)",
+                        heuristic="required", optimal="cost"))
+
+
+@hookimpl
+def register_commands(cli):
+    try:
+        from .commands import add_commands
+    except ImportError:
+        return
+    add_commands(cli)

@@ -1,0 +1,154 @@
+"""The ``npuzzle`` domain: options, defaults and output for the sliding-tile puzzle."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from searchkit import Domain, Heuristic, InputError, Instance, Param, Result
+
+from . import heuristics
+from .board import (check_board, format_board, is_solvable, make_goal, parse_size, parse_tiles, random_board,
+                    scrambled_board)
+from .problem import NPuzzleProblem
+
+FAST_ENGINE = "npuzzle-idastar"
+
+
+class NPuzzleDomain(Domain):
+    name = "npuzzle"
+    summary = "sliding-tile puzzle (8-, 15-, 24-puzzle and any WxH board)"
+    params = [
+        Param("size", str, None, "board side, e.g. 4, or WxH for rectangles (default: from --board, else 3)", short="-n"),
+        Param("board", str, None, "start board, row-major, 0 = blank, e.g. '1 2 3 4 5 6 0 7 8'"),
+        Param("goal", str, None, "goal: blank-last (default), blank-first (Korf) or the tiles"),
+        Param("seed", int, None, "random seed for a generated board"),
+        Param("scramble", int, None, "generate the board by this many random moves from the goal"),
+        Param("boards", bool, False, "print every board of the solution"),
+    ]
+
+    def builtin_heuristics(self) -> dict[str, Heuristic]:
+        found = heuristics.builtin_heuristics()
+        try:
+            from .pdb import pdb_heuristics
+        except ImportError:  # pattern databases need numpy; the rest works without
+            return found
+        found.update(pdb_heuristics())
+        return found
+
+    def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
+        width, height = self._size(options)
+        if (width, height) == (4, 4):
+            from searchkit.plugins import engines
+
+            engine = FAST_ENGINE if FAST_ENGINE in engines() else "idastar"
+            return engine, "pdb-663" if "pdb-663" in self.heuristics else "linear-conflict", {}
+        if width * height > 16:
+            return "astar", "linear-conflict", {"weight": 2}
+        return "astar", "linear-conflict", {}
+
+    def _size(self, options: dict[str, Any]) -> tuple[int, int]:
+        board = options.get("board")
+        return parse_size(options.get("size"), len(parse_tiles(board)) if board else None)
+
+    def make_problem(self, options: dict[str, Any], heuristic: Heuristic | None) -> NPuzzleProblem:
+        width, height = self._size(options)
+        goal = make_goal(options.get("goal"), width, height)
+        seed = options.get("seed")
+        if options.get("board"):
+            if options.get("scramble") is not None:
+                raise InputError("give --board or --scramble, not both")
+            start = parse_tiles(options["board"])
+            check_board(start, width * height)
+            if not is_solvable(start, goal, width):
+                raise InputError("the board is unsolvable: its tile parity does not match the blank's distance to "
+                                 "its goal cell (no sequence of moves reaches the goal)")
+        else:
+            if seed is None:
+                seed = random.randrange(1_000_000)
+            rng = random.Random(seed)
+            scramble = options.get("scramble")
+            if scramble is not None:
+                if scramble < 0:
+                    raise InputError(f"--scramble must not be negative (got {scramble})")
+                start = scrambled_board(goal, width, height, scramble, rng)
+            else:
+                start = random_board(goal, width, rng)
+        problem = NPuzzleProblem(width, height, start, goal, heuristic.name if heuristic else None)
+        problem.seed = seed
+        if heuristic is not None:
+            builtin = heuristics.BUILTIN.get(heuristic.name)
+            if builtin is not None:
+                builtin[0](problem)
+            else:
+                problem.use_heuristic(heuristic.make(problem))
+        return problem
+
+    # -- output -----------------------------------------------------------------------------
+    def state_json(self, problem: NPuzzleProblem, state: int) -> list[int]:
+        return list(problem.decode(state))
+
+    def describe_state(self, problem: NPuzzleProblem, state: int) -> str:
+        return format_board(problem.decode(state), problem.width)
+
+    @staticmethod
+    def tiles_moved(problem: NPuzzleProblem, result: Result) -> list[int]:
+        """The tile that slid at each step (the one the blank swapped with)."""
+        tiles = []
+        for before, after in zip(result.states, result.states[1:]):
+            cell = after >> problem.top  # the blank's new cell held the tile that moved
+            tiles.append((before >> (problem.bits * cell)) & problem.mask)
+        return tiles
+
+    def format_solution(self, problem: NPuzzleProblem, result: Result, options: dict[str, Any]) -> str:
+        lines = [f"moves ({len(result.actions)}, the blank's direction): {''.join(result.actions) or '-'}",
+                 f"tiles moved: {' '.join(map(str, self.tiles_moved(problem, result))) or '-'}"]
+        if options.get("boards"):
+            for i, (action, state) in enumerate(zip(result.actions, result.states[1:]), 1):
+                lines.append(f"\n{i}. {action}\n{self.describe_state(problem, state)}")
+        return "\n".join(lines)
+
+    def solution_json(self, problem: NPuzzleProblem, result: Result, options: dict[str, Any]) -> dict[str, Any]:
+        extra = {"width": problem.width, "height": problem.height, "goal": list(problem.goal),
+                 "seed": getattr(problem, "seed", None)}
+        if result.solved:
+            extra["moves"] = "".join(result.actions)
+            extra["tiles"] = self.tiles_moved(problem, result)
+        return extra
+
+    # -- benchmarks -------------------------------------------------------------------------
+    def load_instances(self, source: str, base_dir: Path) -> list[Instance]:
+        """``npuzzle:korf100`` or a file with one board a line, optionally followed by its
+        optimal length (``#`` starts a comment)."""
+        if source.startswith("npuzzle:"):
+            name = source.split(":", 1)[1]
+            if name != "korf100":
+                raise InputError(f"unknown bundled n-puzzle set {name!r} (known: korf100)")
+            from .korf import load_korf100
+
+            return [Instance(str(i), {"board": " ".join(map(str, board))}, length)
+                    for i, (board, length) in enumerate(load_korf100(), 1)]
+        path = Path(source) if Path(source).is_absolute() else base_dir / source
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except OSError as e:
+            raise InputError(f"cannot read instance file {path}: {e.strerror or e}") from None
+        instances = []
+        for lineno, line in enumerate(text.splitlines(), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            numbers = parse_tiles(line, f"line {lineno} of {path.name}")
+            side = round(len(numbers) ** 0.5)
+            if side * side == len(numbers):
+                board, expected = numbers, None
+            elif round((len(numbers) - 1) ** 0.5) ** 2 == len(numbers) - 1:
+                board, expected = numbers[:-1], numbers[-1]
+            else:
+                raise InputError(f"line {lineno} of {path.name}: {len(numbers)} numbers is neither a square board "
+                                 "nor a board and its length")
+            instances.append(Instance(str(len(instances) + 1), {"board": " ".join(map(str, board))}, expected))
+        if not instances:
+            raise InputError(f"{path} holds no boards")
+        return instances

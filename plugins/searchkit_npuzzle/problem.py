@@ -1,0 +1,103 @@
+"""The sliding-tile puzzle as a `searchkit.Problem` over packed-int states.
+
+A state is one int: cell ``p`` holds ``(state >> (bits * p)) & mask`` and the blank's
+cell sits above the tiles (``state >> (bits * n)``).  A 15-puzzle state is a 68-bit int
+(36 bytes), hashes fast, and a move is a few shifts - which is what lets the generic
+engines store a state in about a hundred bytes and expand hundreds of thousands a second.
+Actions are the directions the blank moves: U, D, L, R.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .board import format_board
+
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+class NPuzzleProblem:
+    """A width x height sliding puzzle from ``start`` to ``goal`` (tuples, 0 = blank)."""
+
+    def __init__(self, width: int, height: int, start: tuple[int, ...], goal: tuple[int, ...],
+                 heuristic_name: str | None = None):
+        self.width, self.height = width, height
+        self.n = n = width * height
+        self.start, self.goal = tuple(start), tuple(goal)
+        self.bits = max(4, (n - 1).bit_length())
+        self.mask = (1 << self.bits) - 1
+        self.top = self.bits * n
+        self.goal_pos = [0] * n
+        for p, t in enumerate(goal):
+            self.goal_pos[t] = p
+        self.goal_state = self.encode(self.goal)
+        self.heuristic_name = heuristic_name
+        self._moves = [self._moves_from(b) for b in range(n)]
+        self.heuristic: Callable[[int], float] | None = None
+        self.successors_with_h = None  # set by use_heuristic
+
+    # -- encoding -------------------------------------------------------------------------
+    def encode(self, board: tuple[int, ...]) -> int:
+        bits = self.bits
+        state = board.index(0) << self.top
+        for p, t in enumerate(board):
+            state |= t << (bits * p)
+        return state
+
+    def decode(self, state: int) -> tuple[int, ...]:
+        bits, mask = self.bits, self.mask
+        return tuple((state >> (bits * p)) & mask for p in range(self.n))
+
+    def _moves_from(self, b: int) -> list[tuple]:
+        """Moves of the blank at cell b: (action, cell p the blank goes to, shifts, ...)."""
+        w, h, bits, top = self.width, self.height, self.bits, self.top
+        r, c = divmod(b, w)
+        moves = []
+        for action, p, ok in (("U", b - w, r > 0), ("D", b + w, r < h - 1), ("L", b - 1, c > 0), ("R", b + 1, c < w - 1)):
+            if ok:
+                moves.append((action, p, bits * p, bits * b, (p - b) << top))
+        return moves
+
+    # -- the Problem protocol ---------------------------------------------------------------
+    def initial_state(self) -> int:
+        return self.encode(self.start)
+
+    def is_goal(self, state: int) -> bool:
+        return state == self.goal_state
+
+    def successors(self, state: int) -> list[tuple[str, int, int]]:
+        mask = self.mask
+        out = []
+        for action, _p, sp, sb, dstep in self._moves[state >> self.top]:
+            t = (state >> sp) & mask
+            out.append((action, state + (t << sb) - (t << sp) + dstep, 1))
+        return out
+
+    def goal_states(self) -> list[int]:
+        return [self.goal_state]
+
+    def predecessors(self, state: int) -> list[tuple[str, int, int]]:
+        # moves are reversible: the blank reached `state` from s by the opposite move
+        return [(OPPOSITE[a], s, c) for a, s, c in self.successors(state)]
+
+    def describe(self, state: int) -> str:
+        return format_board(self.decode(state), self.width)
+
+    # -- heuristics -------------------------------------------------------------------------
+    def manhattan_table(self) -> list[list[int]]:
+        """``md[t][p]``: taxicab distance of tile t at cell p from its goal cell (0 for the blank)."""
+        w = self.width
+        return [[0 if t == 0 else abs(p // w - self.goal_pos[t] // w) + abs(p % w - self.goal_pos[t] % w)
+                 for p in range(self.n)] for t in range(self.n)]
+
+    def use_heuristic(self, heuristic: Callable[[int], float] | None,
+                      incremental: Callable[[int, float], list] | None = None) -> None:
+        """Attach ``heuristic`` (and its incremental successor function, if any)."""
+        self.heuristic = heuristic
+        self.successors_with_h = incremental
+
+    def moves_with_tile_delta(self, table: list[list[int]]) -> list[list[tuple]]:
+        """Per blank cell: (action, p, shift_p, shift_b, step, delta) where ``delta[t]`` is the
+        change of ``table``'s sum when tile t slides from cell p into the blank's cell."""
+        return [[(a, p, sp, sb, dstep, [table[t][b] - table[t][p] for t in range(self.n)])
+                 for a, p, sp, sb, dstep in self._moves[b]] for b in range(self.n)]

@@ -1,0 +1,384 @@
+"""The ``searchkit`` command line (typer): parsing, printing and exit codes only.
+
+Exit codes: 0 solved, 1 runtime failure, 2 bad input or usage, 3 no solution or a limit
+reached, 130 interrupted.  Bad input is one ``Error:`` line on stderr, never a traceback
+(set ``SEARCHKIT_DEBUG=1`` to see one).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+
+from .domain import Domain
+from .errors import InputError
+from .limits import Limits
+from .observer import Observer
+from .result import LIMIT, SOLVED, Result
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+app = typer.Typer(no_args_is_help=True, add_completion=False,
+                  help="Heuristic search engines and puzzle domains: solve, compare, draw.")
+solve_app = typer.Typer(no_args_is_help=True, help="Solve a problem of a domain: searchkit solve DOMAIN [OPTIONS].")
+tree_app = typer.Typer(no_args_is_help=True, help="Draw or export the search tree of a run: searchkit tree DOMAIN -o FILE.")
+app.add_typer(solve_app, name="solve")
+app.add_typer(tree_app, name="tree")
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> None:
+    """Print one ``Error:`` line on stderr and exit."""
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+# -- progress ------------------------------------------------------------------------------
+class Progress(Observer):
+    """A live line on stderr: nodes expanded, rate and the best f so far (rich)."""
+
+    def __init__(self, label: str):
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.status = self.console.status(f"{label}: starting")
+        self.label = label
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def __enter__(self) -> "Progress":
+        self.status.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.status.__exit__(*exc)
+
+    def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
+        now = time.perf_counter()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        rate = expanded / max(now - self.start, 1e-9)
+        best = f" · f {best_f:g}" if best_f is not None else ""
+        self.status.update(f"{self.label}: {expanded:,} expanded · {generated:,} generated · {rate:,.0f}/s{best}")
+
+
+class _Interrupt:
+    """While active, the first Ctrl-C asks the search to stop (it returns ``limit``)."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.limits.interrupt.set()
+        signal.signal(signal.SIGINT, self.previous)  # a second Ctrl-C stops at once
+
+    def __enter__(self) -> "_Interrupt":
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread (e.g. inside a test runner's thread)
+            self.previous = None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+# -- the per-domain commands ------------------------------------------------------------------
+COMMON = [
+    ("engine", Optional[str], None, typer.Option("--engine", "-e", help="engine name (see `searchkit engines`)")),
+    ("heuristic", Optional[str], None, typer.Option("--heuristic", "-H", help="heuristic name, or 'none'")),
+    ("weight", Optional[float], None, typer.Option("--weight", "-w", help="weight of h for astar (> 1: weighted A*)")),
+    ("depth", Optional[int], None, typer.Option("--depth", help="depth limit for dfs")),
+    ("max_nodes", Optional[int], None, typer.Option("--max-nodes", help="stop after this many expansions")),
+    ("timeout", Optional[float], None, typer.Option("--timeout", help="stop after this many seconds")),
+    ("max_states", Optional[int], None, typer.Option("--max-states", help="stop when this many states are stored")),
+    ("max_memory", Optional[float], None, typer.Option("--max-memory", help="stop when the process uses this many MB")),
+    ("json_output", bool, False, typer.Option("--json", help="print one JSON document on stdout")),
+]
+TREE_ONLY = [
+    ("output", Path, ..., typer.Option("--output", "-o", help="file to write: .png .svg .pdf .graphml .gexf .dot .json")),
+    ("tree_nodes", int, 2000, typer.Option("--max-tree", help="record at most this many tree nodes")),
+]
+SOLVE_ONLY = [
+    ("tree", Optional[Path], None, typer.Option("--tree", help="also draw/export the search tree to this file")),
+]
+
+
+def _domain_parameters(domain: Domain, taken: set[str]) -> list[inspect.Parameter]:
+    params = []
+    for p in domain.params:
+        if p.name in taken:
+            raise RuntimeError(f"domain {domain.name} option {p.name!r} clashes with a searchkit option")
+        flag = "--" + p.name.replace("_", "-")
+        if p.argument:
+            info = typer.Argument(help=p.help, show_default=False)
+            default = inspect.Parameter.empty if p.default is None else p.default
+            annotation = p.type
+        else:
+            decls = [flag] + ([p.short] if p.short else [])
+            info = typer.Option(*decls, help=p.help)
+            default = p.default
+            annotation = p.type if p.default is not None or p.type is bool else Optional[p.type]
+        params.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=Annotated[annotation, info]))
+    return params
+
+
+def _command_for(domain: Domain, extra: list, run: Callable[..., None]) -> Callable[..., None]:
+    """A typer command whose options are the domain's options plus the common ones."""
+    specs = COMMON + extra
+    names = {name for name, *_ in specs}
+
+    def command(**kwargs: Any) -> None:
+        common = {name: kwargs.pop(name) for name in names}
+        run(domain, kwargs, **common)
+
+    parameters = _domain_parameters(domain, names)
+    parameters += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                     annotation=Annotated[annotation, info])
+                   for name, annotation, default, info in specs]
+    parameters.sort(key=lambda p: p.default is not inspect.Parameter.empty)  # arguments first
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    command.__doc__ = f"{domain.summary}" if domain.summary else domain.name
+    return command
+
+
+def _limits(max_nodes, timeout, max_states, max_memory) -> Limits:
+    try:
+        return Limits(max_expanded=max_nodes, timeout_s=timeout, max_stored=max_states, max_rss_mb=max_memory)
+    except ValueError as e:
+        raise InputError(str(e).replace("max_expanded", "--max-nodes").replace("timeout_s", "--timeout")
+                         .replace("max_stored", "--max-states").replace("max_rss_mb", "--max-memory")) from None
+
+
+def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth):
+    from .solving import prepare
+
+    params: dict[str, Any] = {}
+    if weight is not None:
+        params["weight"] = weight
+    if depth is not None:
+        params["depth"] = depth
+    return prepare(domain, options, engine, heuristic, params)
+
+
+def _search(job, limits: Limits, json_output: bool, observer: Observer | None = None) -> Result:
+    from .observer import Observers
+    from .solving import execute
+
+    show = not json_output and sys.stderr.isatty()
+    with _Interrupt(limits):
+        if show:
+            with Progress(f"{job.engine.name}") as progress:
+                return execute(job, limits, Observers(progress, observer) if observer else progress)
+        return execute(job, limits, observer)
+
+
+def _exit_code(result: Result) -> int:
+    if result.status == SOLVED:
+        return EXIT_OK
+    if result.stats.limit_reason == "interrupted":
+        return EXIT_INTERRUPTED
+    return EXIT_UNSOLVED
+
+
+def _result_json(job, result: Result) -> dict[str, Any]:
+    dom, problem = job.domain, job.problem
+    doc = {
+        "domain": dom.name,
+        "status": result.status,
+        "cost": result.cost,
+        "actions": [a if isinstance(a, (str, int, float)) else str(a) for a in result.actions],
+        "length": len(result.actions),
+        "start": dom.state_json(problem, problem.initial_state()),
+        "engine": job.engine.name,
+        "heuristic": job.heuristic.name if job.heuristic else None,
+        "params": job.params,
+        "guarantee": job.guarantee,
+        "stats": result.stats.to_dict(),
+    }
+    doc.update(dom.solution_json(problem, result, job.options))
+    return doc
+
+
+def _print_text(job, result: Result) -> None:
+    dom, problem, s = job.domain, job.problem, result.stats
+    echo = typer.echo
+    echo(dom.describe_state(problem, problem.initial_state()))
+    h = job.heuristic.name if job.heuristic else "none"
+    params = "".join(f" · {k} {v:g}" if isinstance(v, float) else f" · {k} {v}" for k, v in job.params.items())
+    echo(f"\nengine {job.engine.name} · heuristic {h}{params} · {job.guarantee}")
+    if result.status == SOLVED:
+        echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
+        echo(dom.format_solution(problem, result, job.options))
+    elif result.status == LIMIT:
+        echo(f"limit reached ({result.stats.limit_reason}): no solution found yet")
+    else:
+        echo("no solution: the whole reachable space was searched")
+    rate = f"{s.expansions_per_s:,.0f}/s"
+    echo(f"stats: {s.expanded:,} expanded · {s.generated:,} generated · {s.duplicates:,} duplicates · "
+         f"{s.reopened:,} reopened · max frontier {s.max_frontier:,} · {s.stored:,} stored · "
+         f"{s.elapsed_s:.3f} s · {rate}" + (f" · {s.iterations} iterations" if s.iterations else ""))
+
+
+def _run_solve(domain: Domain, options: dict, *, engine, heuristic, weight, depth, max_nodes, timeout, max_states,
+               max_memory, json_output, tree) -> None:
+    limits = _limits(max_nodes, timeout, max_states, max_memory)
+    job = _prepare(domain, options, engine, heuristic, weight, depth)
+    recorder = _tree_recorder(job, 2000) if tree is not None else None
+    result = _search(job, limits, json_output, recorder)
+    if recorder is not None:
+        _save_tree(job, recorder, result, tree)
+    if json_output:
+        typer.echo(json.dumps(_result_json(job, result)))
+    else:
+        _print_text(job, result)
+    if result.status == SOLVED:
+        domain.after_solve(job.problem, result, job.options, lambda m: typer.echo(m, err=True))
+    raise typer.Exit(_exit_code(result))
+
+
+def _tree_recorder(job, max_nodes: int):
+    from .render import TreeRecorder
+
+    problem = job.problem
+    return TreeRecorder(max_nodes=max_nodes, label=lambda s: job.domain.describe_state(problem, s))
+
+
+def _save_tree(job, recorder, result: Result, path: Path) -> None:
+    from .render import save_tree
+
+    graph = recorder.finish(result)
+    h = job.heuristic.name if job.heuristic else "no heuristic"
+    save_tree(graph, path, title=f"{job.domain.name} · {job.engine.name} · {h} · {result.status}")
+    typer.echo(f"search tree: {graph.number_of_nodes():,} nodes written to {path}", err=True)
+
+
+def _run_tree(domain: Domain, options: dict, *, engine, heuristic, weight, depth, max_nodes, timeout, max_states,
+              max_memory, json_output, output, tree_nodes) -> None:
+    limits = _limits(max_nodes, timeout, max_states, max_memory)
+    job = _prepare(domain, options, engine, heuristic, weight, depth)
+    recorder = _tree_recorder(job, tree_nodes)
+    result = _search(job, limits, True, recorder)
+    _save_tree(job, recorder, result, output)
+    if json_output:
+        typer.echo(json.dumps(_result_json(job, result)))
+    raise typer.Exit(_exit_code(result))
+
+
+# -- listing commands ---------------------------------------------------------------------------
+@app.command("domains")
+def domains_command(json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+    """List the installed domains, their heuristics and defaults."""
+    from .plugins import domains
+
+    rows = []
+    for name, dom in domains().items():
+        engine, heuristic, params = dom.defaults({p.name: p.default for p in dom.params})
+        rows.append({"name": name, "summary": dom.summary,
+                     "heuristics": {h.name: {"summary": h.summary, "admissible": h.admissible}
+                                    for h in dom.heuristics.values()},
+                     "default_engine": engine, "default_heuristic": heuristic, "default_params": params,
+                     "options": [p.name for p in dom.params]})
+    if json_output:
+        typer.echo(json.dumps(rows))
+        return
+    for row in rows:
+        typer.echo(f"{row['name']}: {row['summary']}")
+        typer.echo(f"  default: {row['default_engine']} + {row['default_heuristic']}"
+                   + "".join(f" ({k} {v})" for k, v in row["default_params"].items()))
+        for h, info in row["heuristics"].items():
+            typer.echo(f"  heuristic {h}: {info['summary']}" + ("" if info["admissible"] else " (inadmissible)"))
+
+
+@app.command("engines")
+def engines_command(json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+    """List the engines."""
+    from .plugins import engines
+
+    rows = [{"name": e.name, "summary": e.summary, "heuristic": e.heuristic, "optimal": e.optimal or None,
+             "params": e.params} for e in engines().values()]
+    if json_output:
+        typer.echo(json.dumps(rows))
+        return
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        notes = []
+        if r["heuristic"] != "ignored":
+            notes.append(f"heuristic {r['heuristic']}")
+        if r["optimal"]:
+            notes.append(f"optimal in {r['optimal']}")
+        notes += [f"--{k} {v}" for k, v in r["params"].items()]
+        typer.echo(f"{r['name']:<{width}}  {r['summary']}" + (f" ({', '.join(notes)})" if notes else ""))
+
+
+def _register_domain_commands() -> None:
+    from .plugins import domains, get_plugin_manager
+
+    for dom in domains().values():
+        solve_app.command(dom.name, help=dom.summary)(_command_for(dom, SOLVE_ONLY, _run_solve))
+        tree_app.command(dom.name, help=dom.summary)(_command_for(dom, TREE_ONLY, _run_tree))
+    try:
+        from .bench.command import bench
+    except ImportError:
+        pass
+    else:
+        app.command("bench")(bench)
+    get_plugin_manager().hook.register_commands(cli=app)
+
+
+_registered = False
+
+
+def build_app() -> typer.Typer:
+    """The app with every plugin's domains and commands added (done once)."""
+    global _registered
+    if not _registered:
+        _registered = True
+        _register_domain_commands()
+    return app
+
+
+def main() -> None:
+    """Entry point: one-line errors, no tracebacks unless SEARCHKIT_DEBUG is set."""
+    debug = bool(os.environ.get("SEARCHKIT_DEBUG"))
+    try:
+        build_app()(standalone_mode=False)
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    except InputError as e:
+        if debug:
+            raise
+        typer.echo(f"Error: {e}", err=True)
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        typer.echo("Error: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as e:  # click usage errors and genuine failures
+        _report(e, debug)
+
+
+def _report(e: Exception, debug: bool) -> None:
+    if hasattr(e, "format_message") and hasattr(e, "exit_code"):  # typer's usage errors
+        message = e.format_message()
+        if message:  # empty when no_args_is_help has already printed the help
+            typer.echo(f"Error: {message} (see --help)", err=True)
+        sys.exit(EXIT_USAGE)
+    if isinstance(e, typer.Abort):
+        typer.echo("Error: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if debug:
+        raise e
+    typer.echo(f"Error: internal failure: {type(e).__name__}: {e} (set SEARCHKIT_DEBUG=1 for a traceback)", err=True)
+    sys.exit(EXIT_FAILURE)

@@ -1,0 +1,109 @@
+"""The CLI: output, JSON, exit codes and one-line errors, in-process and installed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from searchkit.cli import build_app
+
+runner = CliRunner()
+BOARD = "8 6 7 2 5 4 3 0 1"
+
+
+def run(*args: str):
+    return runner.invoke(build_app(), list(args))
+
+
+def test_solve_prints_board_moves_and_stats():
+    r = run("solve", "npuzzle", "--board", BOARD)
+    assert r.exit_code == 0, r.output
+    assert "solved: cost 31" in r.stdout
+    assert "expanded" in r.stdout and "optimal" in r.stdout
+
+
+def test_solve_json_has_the_agreed_keys():
+    r = run("solve", "npuzzle", "--board", BOARD, "--engine", "astar", "--heuristic", "manhattan", "--json")
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    for key in ("status", "cost", "actions", "start", "engine", "heuristic", "stats"):
+        assert key in doc
+    for key in ("expanded", "generated", "max_frontier", "elapsed_s"):
+        assert key in doc["stats"]
+    assert doc["status"] == "solved" and doc["cost"] == 31 and len(doc["actions"]) == 31
+    assert doc["start"] == [8, 6, 7, 2, 5, 4, 3, 0, 1]
+    assert doc["engine"] == "astar" and doc["heuristic"] == "manhattan"
+
+
+def test_limit_exits_3_with_partial_stats():
+    r = run("solve", "npuzzle", "--size", "4", "--seed", "1", "--engine", "astar", "--heuristic", "manhattan",
+            "--max-nodes", "100", "--json")
+    assert r.exit_code == 3
+    doc = json.loads(r.stdout)
+    assert doc["status"] == "limit" and doc["stats"]["expanded"] == 100
+
+
+def test_no_solution_exits_3():
+    # dfs with depth 0 on an unsolved board: cut off -> limit (3)
+    r = run("solve", "npuzzle", "--board", BOARD, "--engine", "dfs", "--depth", "0", "--json")
+    assert r.exit_code == 3 and json.loads(r.stdout)["status"] == "limit"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "npuzzle", "--board", "1 2 3"], "not square"),
+    (["solve", "npuzzle", "--board", "1 1 2 3 4 5 6 7 8"], "twice"),
+    (["solve", "npuzzle", "--board", "1 2 3 4 5 6 8 7 0"], "unsolvable"),
+    (["solve", "npuzzle", "--size", "1"], "at least 2"),
+    (["solve", "npuzzle", "--size", "99999"], "at most"),
+    (["solve", "npuzzle", "--engine", "nope"], "unknown engine"),
+    (["solve", "npuzzle", "--heuristic", "nope"], "unknown heuristic"),
+    (["solve", "npuzzle", "--engine", "greedy", "--heuristic", "none"], "needs a heuristic"),
+    (["solve", "npuzzle", "--max-nodes", "-5"], "--max-nodes must not be negative"),
+    (["solve", "npuzzle", "--timeout", "-1"], "--timeout must not be negative"),
+    (["solve", "npuzzle", "--engine", "astar", "--weight", "0.5"], "weight"),
+    (["solve", "npuzzle", "--seed", "abc"], "seed"),
+    (["solve", "nosuchdomain"], "nosuchdomain"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle):
+    """Through the installed script, so the real entry point and stderr are checked."""
+    exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
+    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and needle in lines[0], p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_installed_script_solves_and_prints_json():
+    exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
+    p = subprocess.run([exe, "solve", "npuzzle", "--size", "3", "--seed", "4", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["status"] == "solved" and doc["length"] == len(doc["actions"])
+
+
+def test_domains_and_engines_listings():
+    r = run("domains", "--json")
+    assert r.exit_code == 0
+    names = {d["name"] for d in json.loads(r.stdout)}
+    assert "npuzzle" in names
+    r = run("engines", "--json")
+    engines = {e["name"] for e in json.loads(r.stdout)}
+    assert {"bfs", "dfs", "iddfs", "bidirectional-bfs", "dijkstra", "astar", "greedy", "idastar"} <= engines
+    assert run("engines").exit_code == 0 and run("domains").exit_code == 0
+
+
+@pytest.mark.parametrize("engine", ["bfs", "iddfs", "bidirectional-bfs", "dijkstra", "astar", "greedy", "idastar"])
+def test_every_engine_from_the_cli(engine):
+    r = run("solve", "npuzzle", "--board", "1 2 3 4 0 6 7 5 8", "--engine", engine, "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["status"] == "solved" and doc["engine"] == engine
+    if engine != "greedy":
+        assert doc["cost"] == 2
