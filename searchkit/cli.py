@@ -235,6 +235,7 @@ def _print_text(job, result: Result) -> None:
 def _run_solve(domain: Domain, options: dict, *, engine, heuristic, weight, depth, max_nodes, timeout, max_states,
                max_memory, json_output, tree) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
+    _check_tree_file(tree)
     job = _prepare(domain, options, engine, heuristic, weight, depth)
     recorder = _tree_recorder(job, 2000) if tree is not None else None
     result = _search(job, limits, json_output, recorder)
@@ -249,11 +250,19 @@ def _run_solve(domain: Domain, options: dict, *, engine, heuristic, weight, dept
     raise typer.Exit(_exit_code(result))
 
 
+def _check_tree_file(path: Path | None) -> None:
+    """Refuse an unknown tree file suffix before searching, not after."""
+    from .render import SUFFIXES
+
+    if path is not None and path.suffix.lower() not in SUFFIXES:
+        raise InputError(f"cannot write a tree to {path.name!r}: use one of {', '.join(SUFFIXES)}")
+
+
 def _tree_recorder(job, max_nodes: int):
     from .render import TreeRecorder
 
-    problem = job.problem
-    return TreeRecorder(max_nodes=max_nodes, label=lambda s: job.domain.describe_state(problem, s))
+    problem, domain = job.problem, job.domain
+    return TreeRecorder(max_nodes=max_nodes, label=lambda s: " ".join(domain.describe_state(problem, s).split()))
 
 
 def _save_tree(job, recorder, result: Result, path: Path) -> None:
@@ -261,13 +270,15 @@ def _save_tree(job, recorder, result: Result, path: Path) -> None:
 
     graph = recorder.finish(result)
     h = job.heuristic.name if job.heuristic else "no heuristic"
-    save_tree(graph, path, title=f"{job.domain.name} · {job.engine.name} · {h} · {result.status}")
+    save_tree(graph, path, title=f"{job.domain.name} · {job.engine.name} · {h} · {result.status}",
+              board_labels=lambda s: job.domain.describe_state(job.problem, s))
     typer.echo(f"search tree: {graph.number_of_nodes():,} nodes written to {path}", err=True)
 
 
 def _run_tree(domain: Domain, options: dict, *, engine, heuristic, weight, depth, max_nodes, timeout, max_states,
               max_memory, json_output, output, tree_nodes) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
+    _check_tree_file(output)
     job = _prepare(domain, options, engine, heuristic, weight, depth)
     recorder = _tree_recorder(job, tree_nodes)
     result = _search(job, limits, True, recorder)
@@ -354,7 +365,9 @@ def main() -> None:
     """Entry point: one-line errors, no tracebacks unless SEARCHKIT_DEBUG is set."""
     debug = bool(os.environ.get("SEARCHKIT_DEBUG"))
     try:
-        build_app()(standalone_mode=False)
+        # without standalone mode a command's typer.Exit comes back as the return value
+        code = build_app()(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
     except typer.Exit as e:
         sys.exit(e.exit_code)
     except InputError as e:

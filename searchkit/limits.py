@@ -47,7 +47,7 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("max_expanded", "timeout_s", "max_stored", "max_rss_mb"):
             value = getattr(self, name)
-            if value is not None and value < 0:
+            if value is not None and not value >= 0:  # also refuses NaN, which no clock reaches
                 raise ValueError(f"{name} must not be negative (got {value})")
 
     def guard(self) -> "Guard":

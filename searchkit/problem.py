@@ -82,7 +82,14 @@ class GraphProblem:
     """
 
     def __init__(self, edges: dict, start: Hashable, goals: Iterable[Hashable], h: dict | None = None):
-        self.edges = {u: list(vs) for u, vs in edges.items()}
+        self.edges = {}
+        for u, vs in edges.items():
+            # an action names only its target, so parallel edges are one action: keep the cheapest
+            cheapest: dict = {}
+            for v, c in vs:
+                if v not in cheapest or c < cheapest[v]:
+                    cheapest[v] = c
+            self.edges[u] = list(cheapest.items())
         self.start = start
         self.goals = frozenset(goals)
         self._h = h

@@ -25,9 +25,9 @@ def _attach_tile_sum(problem: NPuzzleProblem, table: list[list[int]]) -> None:
 
     def successors_with_h(state: int, hv: int) -> list:
         out = []
-        for action, _p, sp, sb, dstep, delta in moves[state >> top]:
+        for action, _p, sp, change, delta in moves[state >> top]:
             t = (state >> sp) & mask
-            out.append((action, state + (t << sb) - (t << sp) + dstep, 1, hv + delta[t]))
+            out.append((action, state + change[t], 1, hv + delta[t]))
         return out
 
     problem.use_heuristic(h, successors_with_h)
@@ -94,12 +94,12 @@ def attach_linear_conflict(problem: NPuzzleProblem) -> None:
     moves = []
     for b, per_blank in enumerate(problem.moves_with_tile_delta(md)):
         row = []
-        for a, p, sp, sb, dstep, delta in per_blank:
+        for a, p, sp, change, delta in per_blank:
             if a in "UD":  # the tile changes row: rows b//w and p//w change
                 affected = (line_value[b // w], line_value[p // w])
             else:  # the tile changes column
                 affected = (line_value[hgt + b % w], line_value[hgt + p % w])
-            row.append((a, sp, sb, dstep, delta, affected[0], affected[1]))
+            row.append((a, sp, change, delta, affected[0], affected[1]))
         moves.append(row)
 
     def h(state: int) -> int:
@@ -108,9 +108,9 @@ def attach_linear_conflict(problem: NPuzzleProblem) -> None:
 
     def successors_with_h(state: int, hv: int) -> list:
         out = []
-        for action, sp, sb, dstep, delta, la, lb in moves[state >> top]:
+        for action, sp, change, delta, la, lb in moves[state >> top]:
             t = (state >> sp) & mask
-            child = state + (t << sb) - (t << sp) + dstep
+            child = state + change[t]
             out.append((action, child, 1, hv + delta[t] + la(child) + lb(child) - la(state) - lb(state)))
         return out
 

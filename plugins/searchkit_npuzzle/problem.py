@@ -19,6 +19,10 @@ OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 class NPuzzleProblem:
     """A width x height sliding puzzle from ``start`` to ``goal`` (tuples, 0 = blank)."""
 
+    # moves are reversible and the domain rejects unsolvable boards, so depth-first
+    # engines need only skip the move straight back
+    cycle_check = "parent"
+
     def __init__(self, width: int, height: int, start: tuple[int, ...], goal: tuple[int, ...],
                  heuristic_name: str | None = None):
         self.width, self.height = width, height
@@ -49,13 +53,16 @@ class NPuzzleProblem:
         return tuple((state >> (bits * p)) & mask for p in range(self.n))
 
     def _moves_from(self, b: int) -> list[tuple]:
-        """Moves of the blank at cell b: (action, cell p the blank goes to, shifts, ...)."""
+        """Moves of the blank at cell b: ``(action, cell p, bits * p, change[t])`` where
+        ``state + change[t]`` is the state after tile t slides from p into the blank's cell
+        (the blank's cell number, stored above the tiles, changes with it)."""
         w, h, bits, top = self.width, self.height, self.bits, self.top
         r, c = divmod(b, w)
         moves = []
         for action, p, ok in (("U", b - w, r > 0), ("D", b + w, r < h - 1), ("L", b - 1, c > 0), ("R", b + 1, c < w - 1)):
             if ok:
-                moves.append((action, p, bits * p, bits * b, (p - b) << top))
+                change = [(t << (bits * b)) - (t << (bits * p)) + ((p - b) << top) for t in range(self.n)]
+                moves.append((action, p, bits * p, change))
         return moves
 
     # -- the Problem protocol ---------------------------------------------------------------
@@ -67,11 +74,8 @@ class NPuzzleProblem:
 
     def successors(self, state: int) -> list[tuple[str, int, int]]:
         mask = self.mask
-        out = []
-        for action, _p, sp, sb, dstep in self._moves[state >> self.top]:
-            t = (state >> sp) & mask
-            out.append((action, state + (t << sb) - (t << sp) + dstep, 1))
-        return out
+        return [(action, state + change[(state >> sp) & mask], 1)
+                for action, _p, sp, change in self._moves[state >> self.top]]
 
     def goal_states(self) -> list[int]:
         return [self.goal_state]
@@ -97,7 +101,7 @@ class NPuzzleProblem:
         self.successors_with_h = incremental
 
     def moves_with_tile_delta(self, table: list[list[int]]) -> list[list[tuple]]:
-        """Per blank cell: (action, p, shift_p, shift_b, step, delta) where ``delta[t]`` is the
+        """Per blank cell: ``(action, p, bits * p, change, delta)`` where ``delta[t]`` is the
         change of ``table``'s sum when tile t slides from cell p into the blank's cell."""
-        return [[(a, p, sp, sb, dstep, [table[t][b] - table[t][p] for t in range(self.n)])
-                 for a, p, sp, sb, dstep in self._moves[b]] for b in range(self.n)]
+        return [[(a, p, sp, change, [table[t][b] - table[t][p] for t in range(self.n)])
+                 for a, p, sp, change in self._moves[b]] for b in range(self.n)]

@@ -9,7 +9,9 @@ a deque append, and a frontier entry costs one pointer.
 A stored state costs one dictionary entry ``state -> g``: when the problem offers
 ``predecessors`` the path is rebuilt from the stored costs, otherwise a second dictionary
 keeps the parent.  An entry whose ``g`` is no longer the state's best is stale and is
-skipped when it comes off the queue, never searched for.
+skipped when it comes off the queue, never searched for.  Emptied FIFOs stay in the
+dictionary (their priority leaves the heap), so a priority that comes back costs no new
+deque.
 """
 
 from __future__ import annotations
@@ -70,9 +72,8 @@ def best_first(
         key = keys[0]
         bucket = buckets[key]
         state = bucket.popleft()
-        if not bucket:
+        if not bucket:  # keep the empty FIFO for the next push with this priority
             heappop(keys)
-            del buckets[key]
         frontier -= 1
         g = key[2]
         if g_of[state] != g:  # stale: a cheaper entry for this state came first
@@ -117,6 +118,8 @@ def best_first(
                 buckets[ckey] = deque((child,))
                 heappush(keys, ckey)
             else:
+                if not b:
+                    heappush(keys, ckey)
                 b.append(child)
             frontier += 1
         if frontier > max_frontier:
@@ -149,7 +152,7 @@ def _tidy(weight: float) -> float:
 
 def astar(problem: Any, *, weight: float = 1, limits: Limits | None = None, observer: Observer | None = None) -> Result:
     """A* on ``g + weight * h``; optimal with an admissible heuristic and ``weight == 1``."""
-    if weight < 1:
+    if not weight >= 1:  # also refuses NaN
         raise ValueError(f"weight must be at least 1 (got {weight})")
     return best_first(problem, h_weight=weight, name="astar", limits=limits, observer=observer)
 

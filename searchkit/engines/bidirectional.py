@@ -60,6 +60,8 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
                 generated += 1
                 if nxt in mine:
                     duplicates += 1
+                    if observer is not None:
+                        observer.generate(state, action, nxt, depth, 0, "duplicate")
                     continue
                 mine[nxt] = ((state, action, cost), depth)
                 layer.append(nxt)

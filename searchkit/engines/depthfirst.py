@@ -4,7 +4,9 @@ An iteration explores every path whose measure stays within a bound - the number
 steps for DFS and IDDFS, ``g + h`` for IDA* - and reports the smallest measure it cut
 off, which is the next bound.  Nothing is stored but the current path, whose states are
 kept in a set so that no path visits a state twice (this also makes the engines finish
-on finite spaces: nothing cut off means the space is exhausted).
+on finite spaces: nothing cut off means the space is exhausted).  A problem with
+``cycle_check = "parent"`` (an undirected space whose goal is known to be reachable,
+like a sliding puzzle after its parity test) only forbids the move straight back.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..limits import NO_LIMITS, Limits
 from ..observer import Observer
 from ..problem import heuristic_of, successors_with_h
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result, Stats
+from .paths import step_between
 
 INF = float("inf")
 
@@ -27,23 +30,28 @@ class _Search:
         self.problem = problem
         self.guard = (limits or NO_LIMITS).guard()
         self.observer = observer
-        if use_h and heuristic_of(problem) is not None:
+        plain = problem.successors
+        if unit:  # every step counts 1; the real cost is summed over the solution at the end
+            self.succ = lambda state, _h: [(a, s, 1, 0) for a, s, _c in plain(state)]
+            self.h0 = 0
+        elif use_h and heuristic_of(problem) is not None:
             self.succ = successors_with_h(problem)
             self.h0 = heuristic_of(problem)(problem.initial_state())
         else:
-            plain = problem.successors
             self.succ = lambda state, _h: [(a, s, c, 0) for a, s, c in plain(state)]
             self.h0 = 0
-        self.unit = unit
+        # "parent": the domain promises its space is undirected and its goal reachable, so
+        # skipping the move back suffices; otherwise no path may visit a state twice.
+        self.path_check = getattr(problem, "cycle_check", "path") != "parent"
         self.expanded = self.generated = self.duplicates = self.iterations = self.max_depth = 0
         self.reason: str | None = None
 
     def iteration(self, bound: float) -> tuple[list | None, float]:
         """One bounded depth-first pass: (solution steps or None, next bound)."""
-        problem, guard, observer, succ, unit = self.problem, self.guard, self.observer, self.succ, self.unit
+        problem, guard, observer, succ = self.problem, self.guard, self.observer, self.succ
         is_goal = problem.is_goal
-        on_path: set = set()
-        tail: list = []  # (action, state, cost) of the solution, filled while unwinding
+        on_path: set | None = set() if self.path_check else None
+        tail: list = []  # (action, state) of the solution, filled while unwinding
         next_bound = INF
         expanded = self.expanded
         generated = duplicates = 0
@@ -53,54 +61,59 @@ class _Search:
         if observer is not None:
             observer.iteration(bound)
 
-        def visit(state: Any, g: float, h: float, depth: int) -> bool:
+        def visit(state: Any, g: float, h: float, parent: Any, depth: int) -> bool:
             nonlocal expanded, generated, duplicates, next_bound, next_check, reason
             if expanded >= next_check:
+                if depth > self.max_depth:  # before the check: a "memory" stop reports this depth
+                    self.max_depth = depth
                 reason = guard.check(expanded, depth)
                 if observer is not None:
                     observer.progress(expanded, generated, bound)
                 if reason is not None:
                     return False
                 next_check = guard.next_check(expanded)
-                if depth > self.max_depth:
-                    self.max_depth = depth
             expanded += 1
             if observer is not None:
                 observer.expand(state, g, h)
-            on_path.add(state)
+            if on_path is not None:
+                on_path.add(state)
             for action, child, cost, ch in succ(state, h):
                 generated += 1
-                if child in on_path:
+                if child == parent or (on_path is not None and child in on_path):
                     duplicates += 1
+                    if observer is not None:
+                        observer.generate(state, action, child, g + cost, ch, "duplicate")
                     continue
-                cg = g + (1 if unit else cost)
-                f = cg + ch
+                f = g + cost + ch
                 if f > bound:
                     if f < next_bound:
                         next_bound = f
                     if observer is not None:
-                        observer.generate(state, action, child, cg, ch, "pruned")
+                        observer.generate(state, action, child, g + cost, ch, "pruned")
                     continue
                 if observer is not None:
-                    observer.generate(state, action, child, cg, ch, "new")
-                if ch == 0 and is_goal(child):
-                    tail.append((action, child, cost))
-                    on_path.discard(state)
-                    return True
-                if visit(child, cg, ch, depth + 1):
-                    tail.append((action, child, cost))
-                    on_path.discard(state)
-                    return True
+                    observer.generate(state, action, child, g + cost, ch, "new")
+                # every child gets the goal test: an inadmissible h may be positive at a goal
+                if is_goal(child) or visit(child, g + cost, ch, state, depth + 1):
+                    tail.append((action, child))
+                    break
                 if reason is not None:
                     break
-            on_path.discard(state)
-            return False
+            else:
+                if on_path is not None:
+                    on_path.discard(state)
+                return False
+            if on_path is not None:
+                on_path.discard(state)
+            return reason is None
 
         start = problem.initial_state()
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 100_000))
         try:
-            found = visit(start, 0, self.h0, 0)
+            found = visit(start, 0, self.h0, None, 0)
+        except RecursionError:  # a path deeper than the stack allows: stop as at a memory limit
+            found, reason = False, "memory"
         finally:
             sys.setrecursionlimit(old_limit)
             self.expanded = expanded
@@ -127,10 +140,12 @@ class _Search:
         if status != SOLVED:
             return Result(status, stats=stats, engine=name)
         steps = steps or []
-        states = [self.problem.initial_state()] + [s for _a, s, _c in steps]
+        states = [self.problem.initial_state()] + [s for _a, s in steps]
+        actions = [a for a, _s in steps]
+        cost = sum(step_between(self.problem, a, b, act)[1] for a, b, act in zip(states, states[1:], actions))
         stats.max_frontier = max(stats.max_frontier, len(steps))
         stats.stored = max(stats.stored, len(steps) + 1)
-        return Result(SOLVED, [a for a, _s, _c in steps], states, sum(c for _a, _s, c in steps), stats, name)
+        return Result(SOLVED, actions, states, cost, stats, name)
 
 
 def _iterate(name: str, problem: Any, limits, observer, use_h: bool, unit: bool, first_bound: float | None = None,

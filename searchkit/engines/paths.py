@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
-def step_between(problem: Any, parent: Any, child: Any) -> tuple[Any, float]:
-    """The cheapest ``(action, cost)`` leading from ``parent`` to ``child``."""
+def step_between(problem: Any, parent: Any, child: Any, only: Any = None) -> tuple[Any, float]:
+    """The cheapest ``(action, cost)`` leading from ``parent`` to ``child`` (by action ``only``)."""
     best = None
     for action, state, cost in problem.successors(parent):
-        if state == child and (best is None or cost < best[1]):
+        if state == child and (only is None or action == only) and (best is None or cost < best[1]):
             best = (action, cost)
     if best is None:
         raise RuntimeError(f"no successor of {parent!r} leads to {child!r}")
@@ -37,27 +37,32 @@ def path_from_costs(problem: Any, g_of: dict, start: Any, goal: Any) -> tuple[li
 
     A predecessor ``p`` with ``g(p) + c(p, s) <= g(s)`` always exists (the one that set
     ``g(s)``: stored costs only decrease), so the walk needs no parent pointers; this is
-    what lets A* keep one dictionary entry per state.
+    what lets A* keep one dictionary entry per state.  With zero-cost cycles a fitting
+    predecessor can lead to a dead end (every fitting predecessor of it already on the
+    walk), so the walk backs up and tries the next one; the chain of setters guarantees
+    that it reaches ``start``.
     """
-    states, actions = [goal], []
+    walk = [(goal, iter(problem.predecessors(goal)))]
+    steps: list = []  # steps[i] = (action, cost) from walk[i + 1] to walk[i]
     seen = {goal}
-    s, cost = goal, 0
-    while s != start:
+    while walk[-1][0] != start:
+        s, preds = walk[-1]
         gs = g_of[s]
-        for action, p, c in problem.predecessors(s):
+        for action, p, c in preds:
             gp = g_of.get(p)
             if gp is not None and p not in seen and gp + c <= gs + 1e-9:
+                seen.add(p)
+                walk.append((p, iter(problem.predecessors(p))))
+                steps.append((action, c))
                 break
         else:
-            raise RuntimeError(f"cannot rebuild the path at {s!r}: no stored predecessor fits")
-        states.append(p)
-        actions.append(action)
-        seen.add(p)
-        cost += c
-        s = p
-    states.reverse()
-    actions.reverse()
-    return actions, states, cost
+            walk.pop()
+            if not walk:
+                raise RuntimeError(f"cannot rebuild the path to {goal!r}: no stored predecessor fits")
+            steps.pop()
+    states = [s for s, _preds in reversed(walk)]
+    actions = [a for a, _c in reversed(steps)]
+    return actions, states, sum(c for _a, c in steps)
 
 
 def path_from_links(start_side: dict, goal_side: dict, meet: Any) -> tuple[list, list, float]:

@@ -1,0 +1,85 @@
+"""``searchkit bench SUITE``: the typer command (the lead registers it in cli.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import InputError
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def bench(
+    suite: Annotated[Path, typer.Argument(help="Suite file (TOML), e.g. configs/engines15.toml.",
+                                          show_default=False)],
+    output: Annotated[Optional[Path], typer.Option(
+        "-o", "--output", help="Write results here as JSON Lines, a line per run as it finishes.")] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "-j", "--jobs", min=1, help="Worker processes (default: the CPU count).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Keep the --output file and skip the runs it already holds.")] = False,
+    select: Annotated[Optional[str], typer.Option(
+        "--select", help="Instances to run, 1-based, e.g. \"1-10,15\" (overrides the suite).")] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", help="Per-instance time limit in seconds (overrides the suite).")] = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON document (summary and records) on stdout.")] = False,
+) -> None:
+    """Run a benchmark suite: every configuration on every instance, each in its own process.
+
+    Exit codes: 0 all well, 1 a wrong optimal cost or an error, 2 a bad suite, 130 interrupted.
+    """
+    from rich.console import Console
+
+    from .report import Display, failures, print_summary, summarize
+    from .runner import run_suite
+    from .suite import load_suite
+
+    err = Console(stderr=True)
+    try:
+        loaded = load_suite(suite, select=select, timeout_s=timeout)
+        out = Console() if sys.stdout.isatty() else Console(width=160)
+        with Display(loaded, out, err, rows=not json_out, progress=not json_out) as display:
+            outcome = run_suite(loaded, jobs=jobs or os.cpu_count(), output=output, resume=resume, listener=display)
+    except InputError as e:
+        typer.echo(f"Error: {e}", err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+
+    summary = summarize(outcome.records, loaded.configs)
+    bad = failures(outcome.records)
+    if json_out:
+        doc = {
+            "suite": loaded.name,
+            "domain": loaded.domain,
+            "description": loaded.description,
+            "instances": len(loaded.instances),
+            "configs": [c.name for c in loaded.configs],
+            "interrupted": outcome.interrupted,
+            "ran": outcome.ran,
+            "resumed": outcome.skipped,
+            "ok": not bad,
+            "summary": summary,
+            "records": outcome.records,
+        }
+        sys.stdout.write(json.dumps(doc, default=str) + "\n")
+    else:
+        if outcome.records:
+            print_summary(out, loaded, summary)
+        if bad:  # each was reported in red as it happened; this is the tally
+            wrong = sum(r.get("cost_ok") is False for r in bad)
+            err.print(f"[bold red]FAILED: {wrong} wrong optimal cost(s), {len(bad) - wrong} error(s)[/]",
+                      highlight=False)
+        if output is not None:
+            err.print(f"results: {output}", highlight=False, soft_wrap=True)
+    if outcome.interrupted:
+        err.print("[yellow]interrupted: the finished runs are kept[/]" +
+                  (" (continue with --resume)" if output is not None else ""), highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if bad:
+        raise typer.Exit(EXIT_FAILED)
