@@ -51,7 +51,7 @@ def prepare(
     unknown = set(params) - set(info.params)
     if unknown:
         raise InputError(f"engine {info.name!r} takes no parameter {', '.join(sorted(unknown))}")
-    if "weight" in params and params["weight"] < 1:
+    if "weight" in params and not params["weight"] >= 1:  # also refuses NaN
         raise InputError(f"--weight must be at least 1 (got {params['weight']})")
 
     if heuristic is None:

@@ -3,9 +3,10 @@
 `plain_astar` is the ~30-line A* anyone would write first: a heap of
 ``(f, h, counter, g, state)`` entries (ties on lower ``h``, then first in first out, the
 same order as `searchkit.astar`), a dict of ``g``, a dict of parents, stale entries
-skipped when they come off the heap.  It uses only ``successors`` and ``heuristic`` - no
-incremental ``h``, no bucket queue, no limit checks - so a suite that runs it beside
-``astar`` measures what the generic engine's machinery buys (or costs).  Limits are not
+skipped when they come off the heap.  It gets its children from the same successor
+function as the engines (the problem's incremental ``successors_with_h`` when it has one),
+but has no bucket queue, no statistics beyond counters and no limit checks - so a suite
+that runs it beside ``astar`` measures what the generic engine's machinery buys (or costs).  Limits are not
 honoured: the bench runner's hard kill bounds it.  Suites name it
 ``engine = "baseline:plain-astar"``.
 """
@@ -21,6 +22,7 @@ from ..engines import EngineInfo
 from ..errors import InputError
 from ..limits import Limits
 from ..observer import Observer
+from ..problem import successors_with_h
 from ..result import NO_SOLUTION, SOLVED, Result, Stats
 
 PREFIX = "baseline:"
@@ -30,6 +32,7 @@ def plain_astar(problem: Any, *, limits: Limits | None = None, observer: Observe
     """Textbook A* on ``g + h``; optimal with an admissible heuristic.  Ignores ``limits``."""
     t0 = time.perf_counter()
     h = getattr(problem, "heuristic", None) or (lambda s: 0)
+    succ = successors_with_h(problem)
     start = problem.initial_state()
     h0 = h(start)
     heap = [(h0, h0, 0, 0, start)]
@@ -39,14 +42,14 @@ def plain_astar(problem: Any, *, limits: Limits | None = None, observer: Observe
     max_frontier = 1
     goal = None
     while heap:
-        _, _, _, g, state = heappop(heap)
+        _, hs, _, g, state = heappop(heap)
         if g != g_of[state]:
             continue  # stale: a cheaper path to this state was pushed later
         if problem.is_goal(state):
             goal = state
             break
         expanded += 1
-        for action, child, cost in problem.successors(state):
+        for action, child, cost, ch in succ(state, hs):
             generated += 1
             cg = g + cost
             old = g_of.get(child)
@@ -56,7 +59,6 @@ def plain_astar(problem: Any, *, limits: Limits | None = None, observer: Observe
             g_of[child] = cg
             parent[child] = (state, action, cost)
             counter += 1
-            ch = h(child)
             heappush(heap, (cg + ch, ch, counter, cg, child))
         if len(heap) > max_frontier:
             max_frontier = len(heap)

@@ -9,9 +9,8 @@ a deque append, and a frontier entry costs one pointer.
 A stored state costs one dictionary entry ``state -> g``: when the problem offers
 ``predecessors`` the path is rebuilt from the stored costs, otherwise a second dictionary
 keeps the parent.  An entry whose ``g`` is no longer the state's best is stale and is
-skipped when it comes off the queue, never searched for.  Emptied FIFOs stay in the
-dictionary (their priority leaves the heap), so a priority that comes back costs no new
-deque.
+skipped when it comes off the queue, never searched for.  Emptied FIFOs are recycled
+for new priorities rather than allocated afresh.
 """
 
 from __future__ import annotations
@@ -62,6 +61,7 @@ def best_first(
     key = (h_weight * h0, h0, 0)
     buckets: dict = {key: deque((start,))}
     keys: list = [key]
+    spare: list = []  # emptied FIFOs, reused for new priorities
 
     expanded = generated = duplicates = reopened = 0
     frontier = max_frontier = 1
@@ -72,8 +72,11 @@ def best_first(
         key = keys[0]
         bucket = buckets[key]
         state = bucket.popleft()
-        if not bucket:  # keep the empty FIFO for the next push with this priority
+        if not bucket:  # recycle the emptied FIFO: allocating deques costs more than reusing
             heappop(keys)
+            del buckets[key]
+            if len(spare) < 256:
+                spare.append(bucket)
         frontier -= 1
         g = key[2]
         if g_of[state] != g:  # stale: a cheaper entry for this state came first
@@ -115,12 +118,9 @@ def best_first(
             ckey = (g_weight * cg + h_weight * ch, ch, cg)
             b = buckets.get(ckey)
             if b is None:
-                buckets[ckey] = deque((child,))
+                b = buckets[ckey] = spare.pop() if spare else deque()
                 heappush(keys, ckey)
-            else:
-                if not b:
-                    heappush(keys, ckey)
-                b.append(child)
+            b.append(child)
             frontier += 1
         if frontier > max_frontier:
             max_frontier = frontier

@@ -1,0 +1,426 @@
+"""Every engine against networkx on hundreds of random small digraphs.
+
+Optimal engines must match ``nx.shortest_path_length`` (cost, or steps for the engines
+that are optimal in steps); every solution is checked step by step twice - by
+`searchkit.replay` and by an independent walk over the edge list - and unreachable goals
+must give ``no-solution``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import searchkit
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, GraphProblem, InputError, replay, solve
+from searchkit.engines import BUILTIN_ENGINES
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+COST_OPTIMAL = [name for name, info in BUILTIN_ENGINES.items() if info.optimal == "cost"]
+STEP_OPTIMAL = [name for name, info in BUILTIN_ENGINES.items() if info.optimal == "steps"]
+BIG = 10**6  # h of states that cannot reach a goal (or infinity): any value is admissible there
+
+
+@dataclass
+class Case:
+    """A random graph with its oracle view."""
+
+    n: int
+    edges: list  # (u, v, cost), parallel edges and self-loops allowed
+    start: int
+    goals: frozenset
+
+    def adjacency(self) -> dict:
+        adj: dict = {}
+        for u, v, c in self.edges:
+            adj.setdefault(u, []).append((v, c))
+        return adj
+
+    def graph(self) -> nx.MultiDiGraph:
+        g = nx.MultiDiGraph()
+        g.add_nodes_from(range(self.n))
+        g.add_weighted_edges_from(self.edges)
+        return g
+
+    def problem(self, h: dict | None = None) -> GraphProblem:
+        return GraphProblem(self.adjacency(), self.start, self.goals, h=h)
+
+    def optimum(self, weight: str | None = "weight"):
+        """min over goals of ``nx.shortest_path_length``; None when no goal is reachable."""
+        g = self.graph()
+        best = None
+        for goal in self.goals:
+            try:
+                d = nx.shortest_path_length(g, self.start, goal, weight=weight)
+            except nx.NetworkXNoPath:
+                continue
+            best = d if best is None else min(best, d)
+        return best
+
+    def forward_problem(self, h: dict | None = None) -> "ForwardOnly":
+        return ForwardOnly(self.problem(h))
+
+    def to_goal(self) -> dict:
+        """Exact distance from every node to its nearest goal (reversed-graph Dijkstra)."""
+        return nx.multi_source_dijkstra_path_length(self.graph().reverse(), set(self.goals), weight="weight")
+
+
+class ForwardOnly:
+    """A problem without ``predecessors``: best-first search must keep parent pointers."""
+
+    def __init__(self, inner: GraphProblem):
+        self.initial_state, self.is_goal, self.successors = inner.initial_state, inner.is_goal, inner.successors
+        self.heuristic = inner.heuristic
+
+
+COSTS = {
+    "unit": st.just(1),
+    "int": st.integers(1, 9),
+    "float": st.one_of(st.integers(1, 9), st.floats(0.01, 10.0, allow_nan=False, allow_infinity=False)),
+    "nonneg": st.one_of(st.just(0), st.integers(0, 5), st.floats(0.0, 5.0)),
+}
+
+
+@st.composite
+def cases(draw, costs: str = "int", max_nodes: int = 12) -> Case:
+    n = draw(st.integers(2, max_nodes))
+    node = st.integers(0, n - 1)
+    m = draw(st.integers(0, 4 * n))  # up to dense: many alternative paths catch more bugs
+    edges = draw(st.lists(st.tuples(node, node, COSTS[costs]), min_size=m, max_size=m))
+    if edges:  # parallel copies with other costs, ahead of or after the original
+        for i, cost, ahead in draw(st.lists(st.tuples(st.integers(0, len(edges) - 1), COSTS[costs], st.booleans()),
+                                            max_size=n)):
+            u, v, _c = edges[i]
+            edges.insert(i if ahead else len(edges), (u, v, cost))
+    start = draw(node)
+    goals = draw(st.frozensets(node, min_size=1, max_size=3))
+    return Case(n, edges, start, goals)
+
+
+@st.composite
+def cases_with_h(draw, costs: str = "int") -> tuple[Case, str, dict]:
+    """A case and an admissible heuristic of one of three kinds.
+
+    ``consistent``: ``floor(c * d)`` (int costs) or ``c * d``, ``c`` one constant in
+    [0, 1]; ``admissible``: ``d`` times a random factor per node, usually inconsistent, so
+    A* must reopen; ``exact``: ``d`` itself.  ``d`` is the true distance to a goal.
+    """
+    case = draw(cases(costs))
+    kind = draw(st.sampled_from(["consistent", "admissible", "exact"]))
+    d = case.to_goal()
+    c = draw(st.floats(0.0, 1.0))
+    dead = draw(st.sampled_from([BIG, math.inf]))
+    h = {}
+    for v in range(case.n):
+        if v not in d:
+            h[v] = dead
+        elif kind == "exact":
+            h[v] = d[v]
+        elif kind == "consistent":
+            h[v] = math.floor(c * d[v]) if costs in ("int", "unit") else c * d[v]
+        else:
+            h[v] = d[v] * draw(st.floats(0.0, 1.0))
+    return case, kind, h
+
+
+def check_solution(case: Case, problem: GraphProblem, result) -> float:
+    """Walk ``result`` over the edge list (not through the problem) and replay it too."""
+    assert result.status == SOLVED
+    cheapest: dict = {}
+    for u, v, c in case.edges:
+        cheapest[u, v] = min(c, cheapest.get((u, v), math.inf))
+    states, actions = result.states, result.actions
+    assert len(states) == len(actions) + 1
+    assert states[0] == case.start
+    assert states[-1] in case.goals
+    cost = 0
+    for u, action, v in zip(states, actions, states[1:]):
+        assert (u, v) in cheapest, f"no edge {u} -> {v}"
+        assert action == v  # GraphProblem's actions name the target node
+        cost += cheapest[u, v]
+    assert math.isclose(result.cost, cost, rel_tol=1e-9, abs_tol=1e-9)
+    assert math.isclose(replay(problem, result), cost, rel_tol=1e-9, abs_tol=1e-9)
+    return cost
+
+
+def assert_optimal(case: Case, problem: GraphProblem, result, optimum, steps: bool = False) -> None:
+    if optimum is None:
+        assert result.status == NO_SOLUTION, result
+        assert result.cost is None and result.actions == [] and result.states == []
+        return
+    check_solution(case, problem, result)
+    if steps:
+        assert len(result.actions) == optimum
+    else:
+        assert math.isclose(result.cost, optimum, rel_tol=1e-9, abs_tol=1e-9), (result.cost, optimum)
+
+
+class ExpandCounter(searchkit.Observer):
+    def __init__(self):
+        self.times: dict = {}
+
+    def expand(self, state, g, h):
+        self.times[state] = self.times.get(state, 0) + 1
+
+
+# -- optimal in cost ------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.sampled_from(["int", "float"]).flatmap(cases))
+def test_dijkstra_matches_networkx(case):
+    optimum = case.optimum()
+    for problem in (case.problem(), case.forward_problem()):
+        assert_optimal(case, problem, searchkit.dijkstra(problem), optimum)
+
+
+@SETTINGS
+@given(st.sampled_from(["int", "float"]).flatmap(cases_with_h))
+def test_cost_optimal_engines_match_networkx(drawn):
+    """Every engine the registry calls cost-optimal, with an admissible heuristic."""
+    case, kind, h = drawn
+    optimum = case.optimum()
+    problem = case.problem(h)
+    expanded = ExpandCounter()
+    astar = searchkit.astar(problem, observer=expanded)
+    assert_optimal(case, problem, astar, optimum)
+    if kind != "admissible" and all(isinstance(c, int) for _u, _v, c in case.edges):
+        # consistent (and exact arithmetic): a state is settled when first expanded
+        assert max(expanded.times.values(), default=0) <= 1
+    for engine in COST_OPTIMAL:
+        assert_optimal(case, problem, solve(problem, engine), optimum)
+    forward = case.forward_problem(h)
+    assert_optimal(case, forward, searchkit.astar(forward), optimum)
+
+
+@SETTINGS
+@given(st.integers(3, 12).flatmap(lambda n: cases("nonneg", max_nodes=n)))
+def test_zero_cost_edges_keep_optimal_engines_right(case):
+    """Zero-cost cycles must not confuse the path rebuilt from stored costs."""
+    optimum = case.optimum()
+    h = {v: 0.5 * d for v, d in case.to_goal().items()}
+    for result_of in (searchkit.dijkstra, searchkit.astar, searchkit.idastar):
+        for problem in (case.problem(h), case.forward_problem(h)):
+            assert_optimal(case, problem, result_of(problem), optimum)
+
+
+@pytest.mark.parametrize("engine", ["dijkstra", "astar", "greedy"])
+def test_path_rebuild_backs_out_of_a_zero_cost_cycle(engine):
+    """``q`` fits as s's predecessor (g 1 + 0 <= 1) but leads nowhere but back to ``s``."""
+    problem = GraphProblem({"q": [("s", 0)], "S": [("s", 1)], "s": [("q", 0), ("G", 1)]}, "S", ["G"])
+    result = solve(problem, engine)
+    assert (result.states, result.actions, result.cost) == (["S", "s", "G"], ["s", "G"], 2)
+
+
+@SETTINGS
+@given(cases_with_h("float"), st.sampled_from([1.5, 2, 3.25]))
+def test_weighted_astar_is_within_its_weight(drawn, weight):
+    case, _kind, h = drawn
+    optimum = case.optimum()
+    for problem in (case.problem(h), case.forward_problem(h)):
+        result = searchkit.astar(problem, weight=weight)
+        if optimum is None:
+            assert result.status == NO_SOLUTION
+        else:
+            cost = check_solution(case, problem, result)
+            assert cost <= weight * optimum + 1e-9
+
+
+# -- optimal in steps -----------------------------------------------------------------------
+
+
+@SETTINGS
+@given(cases("unit"))
+def test_unit_cost_engines_match_networkx(case):
+    optimum = case.optimum()
+    for engine in COST_OPTIMAL + STEP_OPTIMAL:
+        problem = case.problem()
+        assert_optimal(case, problem, solve(problem, engine), optimum)
+
+
+@SETTINGS
+@given(cases("float"))
+def test_step_optimal_engines_find_fewest_steps_on_weighted_graphs(case):
+    """On any costs bfs, bidirectional-bfs and iddfs minimise steps and report true costs."""
+    steps = case.optimum(weight=None)
+    for engine in STEP_OPTIMAL:
+        problem = case.problem()
+        assert_optimal(case, problem, solve(problem, engine), steps, steps=True)
+
+
+# -- complete but not optimal ---------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.sampled_from(["int", "float"]).flatmap(cases_with_h))
+def test_greedy_finds_a_valid_path_iff_one_exists(drawn):
+    case, _kind, h = drawn
+    reachable = case.optimum() is not None
+    for problem in (case.problem(h), case.problem(), case.forward_problem(h)):
+        result = searchkit.greedy(problem)
+        if reachable:
+            check_solution(case, problem, result)
+        else:
+            assert result.status == NO_SOLUTION
+
+
+def has_simple_path_longer_than(case: Case, depth: int) -> bool:
+    """True when some cycle-free path from the start has ``depth + 1`` steps."""
+    adj = {u: {v for v, _c in vs if v != u} for u, vs in case.adjacency().items()}
+
+    def extend(u, on_path, length):
+        if length > depth:
+            return True
+        return any(v not in on_path and extend(v, on_path | {v}, length + 1) for v in adj.get(u, ()))
+
+    return extend(case.start, {case.start}, 0)
+
+
+@SETTINGS
+@given(cases("float"), st.integers(0, 6))
+def test_dfs_respects_its_depth_limit(case, depth):
+    """Solved within the limit when a goal lies within it; otherwise ``limit`` exactly when
+    the limit cut a path off, ``no-solution`` when the space was exhausted."""
+    problem = case.problem()
+    result = searchkit.dfs(problem, depth=depth)
+    steps = case.optimum(weight=None)
+    if steps is not None and steps <= depth:
+        check_solution(case, problem, result)
+        assert len(result.actions) <= depth
+    elif has_simple_path_longer_than(case, depth):
+        assert result.status == LIMIT
+        assert result.stats.limit_reason == "depth"
+    else:
+        assert result.status == NO_SOLUTION
+        assert result.stats.limit_reason is None
+
+
+@SETTINGS
+@given(cases("float"))
+def test_dfs_with_a_deep_limit_is_complete(case):
+    """A limit no cycle-free path reaches makes dfs decide reachability exactly."""
+    problem = case.problem()
+    result = searchkit.dfs(problem, depth=case.n)
+    if case.optimum() is None:
+        assert result.status == NO_SOLUTION
+    else:
+        check_solution(case, problem, result)
+
+
+# -- edge cases named in the issue -----------------------------------------------------------
+
+ENGINES = ["bfs", "dfs", "iddfs", "bidirectional-bfs", "dijkstra", "astar", "greedy", "idastar"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_start_is_a_goal(engine):
+    problem = GraphProblem({"s": [("s", 1), ("a", 1)], "a": [("s", 1)]}, "s", {"s", "a"}, h={"a": 1})
+    result = solve(problem, engine)
+    assert (result.status, result.actions, result.states, result.cost) == (SOLVED, [], ["s"], 0)
+    assert replay(problem, result) == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_self_loops_parallel_edges_and_several_goals(engine):
+    """The cheap parallel edge is the one paid for, self-loops are harmless, and the
+    nearest of several goals is found."""
+    edges = {
+        "s": [("s", 1), ("a", 7), ("a", 2), ("a", 3)],
+        "a": [("a", 0.5), ("g1", 4), ("g1", 1), ("b", 1)],
+        "b": [("g2", 9)],
+    }
+    problem = GraphProblem(edges, "s", ["g1", "g2"], h={"s": 3, "a": 1})
+    result = solve(problem, engine)
+    assert result.states == ["s", "a", "g1"]
+    assert result.actions == ["a", "g1"]
+    assert result.cost == 3
+    assert replay(problem, result) == 3
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_unreachable_goal_is_no_solution(engine):
+    problem = GraphProblem({"s": [("a", 1), ("s", 1)], "a": [("s", 2), ("b", 1)], "g": [("s", 1)]}, "s", ["g"])
+    result = solve(problem, engine)
+    assert result.status == NO_SOLUTION
+    assert result.stats.expanded >= 3
+    assert result.stats.limit_reason is None
+
+
+def test_idastar_finds_a_goal_whose_heuristic_is_not_zero():
+    """An inadmissible heuristic may be positive at a goal: IDA* must still stop there."""
+    problem = GraphProblem({0: [(1, 1)], 1: [(2, 1)], 2: [(3, 1)]}, 0, [2], h={1: 1, 2: 1, 3: 0})
+    result = searchkit.idastar(problem)
+    assert result.states == [0, 1, 2]
+    assert replay(problem, result) == 2
+
+
+# -- the library entry point ------------------------------------------------------------------
+
+
+def test_solve_passes_parameters_to_the_engine():
+    """Weight 2 makes A* follow h into a dearer path that weight 1 would reject."""
+    edges = {"s": [("a", 1), ("b", 2)], "a": [("g", 3)], "b": [("g", 1)]}
+    problem = GraphProblem(edges, "s", ["g"], h={"a": 0, "b": 1})
+    assert solve(problem, "astar").cost == 3
+    weighted = solve(problem, "astar", weight=2)
+    assert weighted.engine == "astar"
+    assert (weighted.states, weighted.cost) == (["s", "a", "g"], 4)
+    assert replay(problem, weighted) == 4
+    assert solve(problem, "dfs", depth=1).status == LIMIT
+
+
+def test_solve_rejects_bad_names_and_parameters():
+    problem = GraphProblem({"s": [("g", 1)]}, "s", ["g"])
+    with pytest.raises(InputError, match="unknown engine 'nope'"):
+        solve(problem, "nope")
+    for weight in (0.5, float("nan")):
+        with pytest.raises(ValueError, match="weight"):
+            solve(problem, "astar", weight=weight)
+    with pytest.raises(ValueError, match="depth"):
+        solve(problem, "dfs", depth=-1)
+    with pytest.raises(TypeError):
+        solve(problem, "bfs", weight=2)
+
+
+def test_bidirectional_needs_a_backward_problem():
+    class Forward:
+        def initial_state(self):
+            return 0
+
+        def is_goal(self, s):
+            return s == 1
+
+        def successors(self, s):
+            return [("+", s + 1, 1)]
+
+    with pytest.raises(ValueError, match="goal_states"):
+        solve(Forward(), "bidirectional-bfs")
+    assert solve(Forward(), "bfs").states == [0, 1]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_results_name_their_engine_and_time(engine):
+    problem = GraphProblem({"s": [("g", 1)]}, "s", ["g"])
+    result = solve(problem, engine)
+    assert result.engine == engine
+    assert result.stats.elapsed_s > 0
+    assert (len(result), result.solved) == (1, True)
+
+
+def test_the_registry_promises_what_the_engines_keep():
+    """The guarantees printed to users; the oracle tests above hold the engines to them."""
+    assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar"}
+    assert set(STEP_OPTIMAL) == {"bfs", "bidirectional-bfs", "iddfs"}
+    info = BUILTIN_ENGINES
+    assert info["astar"].guarantee() == "optimal"
+    assert info["astar"].guarantee({"weight": 2}) == "suboptimal (weight 2)"
+    assert info["idastar"].guarantee(admissible=False) == "suboptimal (inadmissible heuristic)"
+    assert info["dijkstra"].guarantee(admissible=False) == "optimal"  # it ignores h
+    assert info["bfs"].guarantee() == "optimal (fewest steps)"
+    assert info["greedy"].guarantee() == info["dfs"].guarantee() == "suboptimal"
+    assert info["bidirectional-bfs"].backward and not info["bfs"].backward

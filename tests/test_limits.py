@@ -1,0 +1,141 @@
+"""Limits stop every engine, with the right reason and the statistics gathered so far.
+
+Most tests run on the ``counter`` fixture: an infinite space in which only a limit can
+end a search, so a missing check shows up as a hang (caught by a watchdog thread).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from searchkit import LIMIT, SOLVED, GraphProblem, Limits, solve
+from searchkit.limits import CHECK_EVERY
+
+ENGINES = ["bfs", "dfs", "iddfs", "bidirectional-bfs", "dijkstra", "astar", "greedy", "idastar"]
+WATCHDOG_S = 10.0  # far above any expected run: only a search that ignores its limits gets here
+
+
+def run_guarded(problem, engine: str, limits: Limits, **params):
+    """Run ``solve`` in a daemon thread; fail (instead of hanging) when it does not return."""
+    out: dict = {}
+
+    def target():
+        t0 = time.perf_counter()
+        try:
+            out["result"] = solve(problem, engine, limits=limits, **params)
+        except BaseException as e:  # surfaced below, in the test's thread
+            out["error"] = e
+        out["wall"] = time.perf_counter() - t0
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(WATCHDOG_S)
+    if thread.is_alive():
+        limits.interrupt.set()  # let the stray search end instead of eating the CPU
+        pytest.fail(f"{engine} ignored its limits for {WATCHDOG_S} s")
+    if "error" in out:
+        raise out["error"]
+    return out["result"], out["wall"]
+
+
+def assert_stopped(result, reason: str) -> None:
+    """A limit result: no solution, the reason, and the work done so far."""
+    assert result.status == LIMIT, result
+    assert result.stats.limit_reason == reason
+    assert (result.actions, result.states, result.cost) == ([], [], None)
+    assert result.stats.expanded > 0
+    assert result.stats.generated > 0
+    assert result.stats.stored > 0
+    assert result.stats.elapsed_s > 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("n", [1, 5, CHECK_EVERY - 1, CHECK_EVERY, CHECK_EVERY + 1, 2500])
+def test_node_limit_is_met_exactly(counter, engine, n):
+    result, _wall = run_guarded(counter, engine, Limits(max_expanded=n))
+    assert_stopped(result, "nodes")
+    assert result.stats.expanded == n
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_zero_node_limit_expands_nothing(counter, engine):
+    result, _wall = run_guarded(counter, engine, Limits(max_expanded=0))
+    assert (result.status, result.stats.limit_reason, result.stats.expanded) == (LIMIT, "nodes", 0)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_timeout_stops_an_infinite_search_quickly(counter, engine):
+    result, wall = run_guarded(counter, engine, Limits(timeout_s=0.2))
+    assert_stopped(result, "time")
+    assert 0.2 <= result.stats.elapsed_s <= wall < 2.0
+    assert result.stats.expanded > 100  # it really searched until the clock ran out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_stored_limit_reports_memory(counter, engine):
+    result, _wall = run_guarded(counter, engine, Limits(max_stored=12, timeout_s=WATCHDOG_S / 2))
+    assert_stopped(result, "memory")
+    assert result.stats.stored >= 12
+
+
+@pytest.mark.parametrize("engine", ["bfs", "bidirectional-bfs", "astar", "idastar"])
+def test_rss_limit_reports_memory(counter, engine):
+    result, _wall = run_guarded(counter, engine, Limits(max_rss_mb=1, timeout_s=WATCHDOG_S / 2))
+    assert_stopped(result, "memory")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_interrupt_from_another_thread(counter, engine):
+    limits = Limits()
+    timer = threading.Timer(0.1, limits.interrupt.set)
+    timer.start()
+    try:
+        result, wall = run_guarded(counter, engine, limits)
+    finally:
+        timer.cancel()
+    assert_stopped(result, "interrupted")
+    assert 0.1 <= wall < 2.0
+
+
+def test_an_interrupt_set_before_the_search_stops_it_at_the_first_check(counter):
+    limits = Limits()
+    limits.interrupt.set()
+    result, _wall = run_guarded(counter, "astar", limits)
+    assert_stopped(result, "interrupted")
+    assert result.stats.expanded <= CHECK_EVERY
+
+
+@pytest.mark.parametrize("field", ["max_expanded", "timeout_s", "max_stored", "max_rss_mb"])
+def test_negative_limits_are_refused(field):
+    with pytest.raises(ValueError, match=field):
+        Limits(**{field: -1})
+    with pytest.raises(ValueError, match=field):
+        Limits(**{field: float("nan")})  # NaN compares false with everything: never reached
+    Limits(**{field: 0})  # zero is a legal (if useless) limit
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_limits_that_are_not_reached_change_nothing(engine):
+    problem = GraphProblem({"s": [("a", 1), ("b", 1)], "a": [("g", 1)], "b": [("a", 1)]}, "s", ["g"])
+    free = solve(problem, engine)
+    limited = solve(problem, engine, limits=Limits(max_expanded=100, timeout_s=60, max_stored=100, max_rss_mb=10**6))
+    assert free.status == limited.status == SOLVED
+    assert (free.states, free.cost) == (limited.states, limited.cost) == (["s", "a", "g"], 2)
+    assert limited.stats.limit_reason is None
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_node_limit_before_the_goal_is_a_limit_not_no_solution(engine):
+    """A chain of 30 states: 5 expansions cannot reach the goal, but it exists."""
+    chain = {i: [(i + 1, 1)] for i in range(30)}
+    result = solve(GraphProblem(chain, 0, [30]), engine, limits=Limits(max_expanded=5))
+    assert (result.status, result.stats.limit_reason) == (LIMIT, "nodes")
+
+
+def test_a_path_deeper_than_the_stack_is_a_memory_limit(counter):
+    """DFS recursion has a ceiling; reaching it must end the search, not raise."""
+    result, _wall = run_guarded(counter, "dfs", Limits(), depth=10**6)
+    assert_stopped(result, "memory")
