@@ -1,0 +1,306 @@
+"""IDA* specialised for the sliding-tile puzzle (the ``npuzzle-idastar`` engine).
+
+Interface: ``npuzzle_idastar(problem, *, limits=None, observer=None) -> searchkit.Result``
+for an `NPuzzleProblem`; ``problem.heuristic_name`` picks ``manhattan``,
+``linear-conflict`` or a ``pdb-*`` pattern database (any other name runs the generic
+``idastar``).  Actions are the blank's moves (U/D/L/R), states the problem's packed ints.
+
+Unlike the generic engine it keeps one mutable board and the blank's cell, never moves
+the blank straight back, and updates the heuristic per move instead of per state: the
+Manhattan sum by a table delta, linear conflicts in the two lines the tile leaves and
+enters, pattern-database keys by one addition each (the moved tile's group, and the group
+of its mirror image for the reflected lookup).  When numba is installed, Manhattan and the
+pattern databases run in a compiled kernel (`kernel_numba`) in slices of nodes between
+limit checks; otherwise, or when an observer wants every node, the same search runs in
+Python and returns the same path and counts, only slower.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Observer, Result, Stats, idastar
+
+DIRS = "UDLR"  # direction d's opposite is d ^ 1
+SLICE = 1 << 18  # nodes the compiled kernel expands between two limit checks
+DISABLE_ENV = "SEARCHKIT_NO_NUMBA"  # set to 1 to force the pure-Python search
+
+
+def neighbours(width: int, height: int) -> list[list[tuple[int, int]]]:
+    """Per blank cell: (direction index, cell the blank moves to), in U, D, L, R order."""
+    out = []
+    for b in range(width * height):
+        r, c = divmod(b, width)
+        moves = []
+        for d, (ok, p) in enumerate(((r > 0, b - width), (r < height - 1, b + width), (c > 0, b - 1),
+                                     (c < width - 1, b + 1))):
+            if ok:
+                moves.append((d, p))
+        out.append(moves)
+    return out
+
+
+# -- incremental heuristics for the Python search --------------------------------------------------
+# Each is (h0, slide): ``slide(t, frm, to)`` moves tile t from cell frm to cell to in the
+# heuristic's own bookkeeping (the board is already updated) and returns the new estimate;
+# the reverse slide restores the previous one exactly.
+
+def _manhattan(problem: Any, board: list[int]) -> tuple[int, Callable[[int, int, int], int]]:
+    md = problem.manhattan_table()
+    h = sum(md[t][p] for p, t in enumerate(board))
+    state = [h]
+
+    def slide(t: int, frm: int, to: int) -> int:
+        state[0] += md[t][to] - md[t][frm]
+        return state[0]
+
+    return h, slide
+
+
+def _linear_conflict(problem: Any, board: list[int]) -> tuple[int, Callable[[int, int, int], int]]:
+    from functools import lru_cache
+
+    w, hgt = problem.width, problem.height
+    goal_pos = problem.goal_pos
+    md = problem.manhattan_table()
+    rows = [[r * w + c for c in range(w)] for r in range(hgt)]
+    cols = [[r * w + c for r in range(hgt)] for c in range(w)]
+
+    def line_value(is_row: bool, fixed: int):
+        @lru_cache(maxsize=None)
+        def value(tiles: tuple[int, ...]) -> int:
+            order = [goal_pos[t] % w if is_row else goal_pos[t] // w for t in tiles
+                     if t and (goal_pos[t] // w if is_row else goal_pos[t] % w) == fixed]
+            best = [1] * len(order)  # longest increasing run ending at each tile
+            for i in range(len(order)):
+                for j in range(i):
+                    if order[j] < order[i] and best[j] + 1 > best[i]:
+                        best[i] = best[j] + 1
+            return 2 * (len(order) - max(best, default=0))
+
+        return value
+
+    row_value = [line_value(True, r) for r in range(hgt)]
+    col_value = [line_value(False, c) for c in range(w)]
+    lines = [0] * (hgt + w)  # current conflict value of each row, then each column
+
+    def line(i: int) -> int:
+        cells = rows[i] if i < hgt else cols[i - hgt]
+        fn = row_value[i] if i < hgt else col_value[i - hgt]
+        return fn(tuple(board[p] for p in cells))
+
+    for i in range(hgt + w):
+        lines[i] = line(i)
+    state = [sum(md[t][p] for p, t in enumerate(board)) + sum(lines)]
+
+    def slide(t: int, frm: int, to: int) -> int:
+        h = state[0] + md[t][to] - md[t][frm]
+        if frm % w == to % w:  # vertical move: the tile changed row
+            a, b = frm // w, to // w
+        else:  # horizontal: it changed column
+            a, b = hgt + frm % w, hgt + to % w
+        va, vb = line(a), line(b)
+        h += va + vb - lines[a] - lines[b]
+        lines[a], lines[b] = va, vb
+        state[0] = h
+        return h
+
+    return state[0], slide
+
+
+def _pattern_db(db: Any, board: list[int]) -> tuple[int, Callable[[int, int, int], int]]:
+    sparse = db.sparse()
+    tables = [t.tobytes() for t in sparse]  # bytes index to small ints fast, at a byte an entry
+    group, weight, mgroup, mweight = db.tile_keys()
+    n = db.n
+    pos = [0] * n
+    for p, t in enumerate(board):
+        pos[t] = p
+    keys = [sum(pos[t] * n ** j for j, t in enumerate(g)) for g in db.groups]
+    vals = [tables[i][keys[i]] for i in range(len(keys))]
+    sums = [sum(vals), 0]
+    mirror = db.mirror is not None
+    cmap = db.mirror[0] if mirror else list(range(n))
+    mkeys, mvals = [0] * len(keys), [0] * len(keys)
+    if mirror:
+        tile_map = db.mirror[1]
+        mkeys = [sum(cmap[pos[tile_map[t]]] * n ** j for j, t in enumerate(g)) for g in db.groups]
+        mvals = [tables[i][mkeys[i]] for i in range(len(keys))]
+        sums[1] = sum(mvals)
+
+    def slide(t: int, frm: int, to: int) -> int:
+        g = group[t]
+        k = keys[g] + (to - frm) * weight[t]
+        keys[g] = k
+        v = tables[g][k]
+        hs = sums[0] + v - vals[g]
+        vals[g] = v
+        sums[0] = hs
+        if mirror:
+            g = mgroup[t]
+            k = mkeys[g] + (cmap[to] - cmap[frm]) * mweight[t]
+            mkeys[g] = k
+            v = tables[g][k]
+            ms = sums[1] + v - mvals[g]
+            mvals[g] = v
+            sums[1] = ms
+            if ms > hs:
+                return ms
+        return hs
+
+    return max(sums), slide
+
+
+def _database(problem: Any):
+    from .pdb import get_database
+
+    return get_database(problem.heuristic_name, problem.width, problem.height, tuple(problem.goal))
+
+
+# -- the engine --------------------------------------------------------------------------------------
+
+def npuzzle_idastar(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
+    """Optimal solution of an n-puzzle by IDA* over one mutable board (see the module doc)."""
+    name = problem.heuristic_name
+    if name not in ("manhattan", "linear-conflict") and not (name or "").startswith("pdb-"):
+        return idastar(problem, limits=limits, observer=observer)
+    db = _database(problem) if name.startswith("pdb-") else None
+    if db is not None and db.sparse() is None:
+        return idastar(problem, limits=limits, observer=observer)
+    wants_nodes = observer is not None and (type(observer).expand is not Observer.expand
+                                            or type(observer).generate is not Observer.generate)
+    kernel = None
+    if name != "linear-conflict" and not wants_nodes and not os.environ.get(DISABLE_ENV):
+        try:
+            from . import kernel_numba as kernel
+        except ImportError:
+            kernel = None
+    if kernel is not None:
+        kernel.warm_up()  # loading compiled code is set-up, not search: before the clock starts
+        run = kernel.Search(problem, db, (limits or Limits()).guard(), observer)
+    else:
+        run = _PySearch(problem, db, (limits or Limits()).guard(), observer)
+    return run.solve()
+
+
+class _PySearch:
+    """The pure-Python search: recursive, one board, incremental heuristic."""
+
+    def __init__(self, problem: Any, db: Any, guard: Any, observer: Observer | None):
+        self.problem, self.db, self.guard, self.observer = problem, db, guard, observer
+        self.expanded = self.generated = self.iterations = 0
+        self.reason: str | None = None
+
+    def _heuristic(self, board: list[int]):
+        name = self.problem.heuristic_name
+        if self.db is not None:
+            return _pattern_db(self.db, board)
+        if name == "manhattan":
+            return _manhattan(self.problem, board)
+        return _linear_conflict(self.problem, board)
+
+    def solve(self) -> Result:
+        problem, observer = self.problem, self.observer
+        board = list(problem.start)
+        h0, slide = self._heuristic(board)
+        bound = h0
+        path: list[int] = []
+        if h0 == 0:
+            return finish(problem, path, self.stats(), SOLVED)
+        while True:  # an iteration that fails undoes every move: board and slide are as at the start
+            self.iterations += 1
+            if observer is not None:
+                observer.iteration(bound)
+            found, next_bound = self._iteration(board, h0, slide, bound, path)
+            if found:
+                return finish(problem, path, self.stats(), SOLVED)
+            if self.reason is not None:
+                return finish(problem, [], self.stats(), LIMIT)
+            if next_bound is None:
+                return finish(problem, [], self.stats(), NO_SOLUTION)
+            bound = next_bound
+
+    def stats(self) -> Stats:
+        return Stats(expanded=self.expanded, generated=self.generated, iterations=self.iterations,
+                     elapsed_s=self.guard.elapsed(), peak_rss_bytes=self.guard.peak_rss, limit_reason=self.reason)
+
+    def _iteration(self, board: list[int], h0: int, slide, bound: int, path: list[int]) -> tuple[bool, int | None]:
+        problem, guard, observer = self.problem, self.guard, self.observer
+        moves = neighbours(problem.width, problem.height)
+        encode = problem.encode
+        expanded, generated = self.expanded, 0
+        next_check = guard.next_check(expanded)
+        best_next: list[int | None] = [None]
+
+        def visit(blank: int, g: int, h: int, back: int) -> bool:
+            nonlocal expanded, generated, next_check
+            if expanded >= next_check:
+                self.reason = guard.check(expanded, g)
+                if observer is not None:
+                    observer.progress(expanded, self.generated + generated, bound)
+                if self.reason is not None:
+                    return False
+                next_check = guard.next_check(expanded)
+            expanded += 1
+            if observer is not None:
+                state = encode(tuple(board))
+                observer.expand(state, g, h)
+            cg = g + 1
+            for d, nb in moves[blank]:
+                if d == back:
+                    continue
+                t = board[nb]
+                board[blank] = t
+                board[nb] = 0
+                ch = slide(t, nb, blank)
+                generated += 1
+                f = cg + ch
+                if f > bound:
+                    nxt = best_next[0]
+                    if nxt is None or f < nxt:
+                        best_next[0] = f
+                    if observer is not None:
+                        observer.generate(state, DIRS[d], encode(tuple(board)), cg, ch, "pruned")
+                else:
+                    if observer is not None:
+                        observer.generate(state, DIRS[d], encode(tuple(board)), cg, ch, "new")
+                    path.append(d)
+                    if ch == 0 or visit(nb, cg, ch, d ^ 1):
+                        return True  # the board stays as it is: the search is over
+                    path.pop()
+                    if self.reason is not None:
+                        return False
+                slide(t, blank, nb)
+                board[nb] = t
+                board[blank] = 0
+            return False
+
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 10_000))
+        try:
+            found = visit(board.index(0), 0, h0, -1)
+        finally:
+            sys.setrecursionlimit(old)
+            self.expanded = expanded
+            self.generated += generated
+        return found, best_next[0]
+
+
+def finish(problem: Any, path: list[int], stats: Stats, status: str) -> Result:
+    """The Result for a solved path of direction indices (or a failure)."""
+    if status != SOLVED:
+        return Result(status, stats=stats, engine="npuzzle-idastar")
+    board = list(problem.start)
+    blank = board.index(0)
+    w = problem.width
+    step = (-w, w, -1, 1)
+    states = [problem.encode(tuple(board))]
+    for d in path:
+        nb = blank + step[d]
+        board[blank], board[nb] = board[nb], 0
+        blank = nb
+        states.append(problem.encode(tuple(board)))
+    stats.stored = stats.max_frontier = len(path) + 1
+    return Result(SOLVED, [DIRS[d] for d in path], states, len(path), stats, "npuzzle-idastar")

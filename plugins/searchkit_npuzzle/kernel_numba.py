@@ -1,0 +1,244 @@
+"""The compiled IDA* kernel of `fastida`, used only when numba is importable.
+
+The depth-first search is iterative: the path (directions, next direction to try, the
+estimate at each depth) lives in arrays, so a call can stop after a slice of expansions
+and the next call resumes exactly there.  Between slices the Python side checks the
+limits (time, nodes, memory, Ctrl-C) and reports progress.  Importing this module without
+numba raises ImportError, and `fastida` falls back to its Python search.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, Observer, Stats
+
+from .fastida import SLICE, finish, neighbours
+
+# indices into the scalar array ``sc``
+BLANK, DEPTH, BOUND, NEXT_BOUND, EXPANDED, GENERATED = range(6)
+PAUSED, FOUND, EXHAUSTED = 0, 1, 2
+MANHATTAN, PDB = 0, 1
+NO_BOUND = 1 << 40
+
+
+@njit(cache=True)
+def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, weight, mgroup, mweight, cmap,
+        keys, vals, sums):
+    """Go on with the current iteration until it ends, finds the goal or expands ``stop`` nodes.
+
+    ``keys``/``vals`` (depth x 2G: the plain groups, then the mirrored ones) and ``sums``
+    (depth x 2) hold the heuristic's bookkeeping per depth, so backing up undoes nothing but
+    the board.  Everything is inline (a call passing arrays costs reference counts) and the
+    counters live in locals, written back to ``sc`` on return.
+    """
+    bound = sc[BOUND]
+    ng = len(offs)
+    d = sc[DEPTH]
+    blank = sc[BLANK]
+    expanded = sc[EXPANDED]
+    generated = sc[GENERATED]
+    next_bound = sc[NEXT_BOUND]
+    status = EXHAUSTED
+    while True:
+        if nextdir[d] == 0:
+            if expanded >= stop:
+                status = PAUSED
+                break
+            expanded += 1
+        advanced = False
+        back = path[d - 1] ^ 1 if d > 0 else -1
+        for dr in range(nextdir[d], 4):
+            nb = nbr[blank * 4 + dr]
+            if nb < 0 or dr == back:
+                continue
+            t = board[nb]  # slides from nb into the blank's cell
+            generated += 1
+            if kind == MANHATTAN:
+                ch = sums[d, 0] + md[t * n + blank] - md[t * n + nb]
+                if d + 1 + ch > bound:
+                    if d + 1 + ch < next_bound:
+                        next_bound = d + 1 + ch
+                    continue
+                sums[d + 1, 0] = ch
+            else:
+                g = group[t]
+                k = keys[d, g] + (blank - nb) * weight[t]
+                v = np.int64(flat[offs[g] + k])
+                hs = sums[d, 0] + v - vals[d, g]
+                if d + 1 + hs > bound:  # the plain sum alone prunes: no need for the mirror
+                    if d + 1 + hs < next_bound:
+                        next_bound = d + 1 + hs
+                    continue
+                ch = hs
+                mg = mgroup[t]
+                ms = 0
+                if mg >= 0:
+                    mk = keys[d, ng + mg] + (cmap[blank] - cmap[nb]) * mweight[t]
+                    mv = np.int64(flat[offs[mg] + mk])
+                    ms = sums[d, 1] + mv - vals[d, ng + mg]
+                    if d + 1 + ms > bound:
+                        if d + 1 + ms < next_bound:
+                            next_bound = d + 1 + ms
+                        continue
+                    if ms > ch:
+                        ch = ms
+                for i in range(2 * ng):
+                    keys[d + 1, i] = keys[d, i]
+                    vals[d + 1, i] = vals[d, i]
+                keys[d + 1, g] = k
+                vals[d + 1, g] = v
+                sums[d + 1, 0] = hs
+                if mg >= 0:
+                    keys[d + 1, ng + mg] = mk
+                    vals[d + 1, ng + mg] = mv
+                    sums[d + 1, 1] = ms
+            board[blank] = t
+            board[nb] = 0
+            nextdir[d] = dr + 1
+            path[d] = dr
+            blank = nb
+            d += 1
+            if ch == 0:
+                status = FOUND
+                break
+            nextdir[d] = 0
+            advanced = True
+            break
+        if status == FOUND:
+            break
+        if advanced:
+            continue
+        nextdir[d] = 4
+        if d == 0:
+            status = EXHAUSTED
+            break
+        prev = nbr[blank * 4 + (path[d - 1] ^ 1)]  # where the blank came from
+        board[blank] = board[prev]
+        board[prev] = 0
+        blank = prev
+        d -= 1
+    sc[DEPTH] = d
+    sc[BLANK] = blank
+    sc[EXPANDED] = expanded
+    sc[GENERATED] = generated
+    sc[NEXT_BOUND] = next_bound
+    return status
+
+
+_warm = False
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time on this machine) the kernel with a trivial search."""
+    global _warm
+    if _warm:
+        return
+    nbr = np.array([-1, 2, -1, 1, -1, 3, 0, -1, 0, -1, -1, 3, 1, -1, 2, -1], dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    two = np.zeros((4, 2), dtype=np.int64)
+    run(np.array([0, 1, 2, 3], dtype=np.int64), np.zeros(6, dtype=np.int64), np.zeros(4, dtype=np.int64),
+        np.zeros(4, dtype=np.int64), nbr, 0, MANHATTAN, np.zeros(16, dtype=np.int64), 4, np.zeros(1, dtype=np.uint8),
+        one, one, one, one, one, np.arange(4, dtype=np.int64), two, two.copy(), two.copy())
+    _warm = True
+
+
+class Search:
+    """Drives `run` iteration by iteration and slice by slice under the limits."""
+
+    def __init__(self, problem: Any, db: Any, guard: Any, observer: Observer | None):
+        self.problem, self.guard, self.observer = problem, guard, observer
+        self.n = n = problem.n
+        self.nbr = np.full(4 * n, -1, dtype=np.int64)
+        for b, moves in enumerate(neighbours(problem.width, problem.height)):
+            for d, p in moves:
+                self.nbr[4 * b + d] = p
+        board = list(problem.start)
+        self.board = np.array(board, dtype=np.int64)
+        self.sc = np.zeros(6, dtype=np.int64)
+        self.iterations = 0
+        self.reason: str | None = None
+        if db is None:
+            self.kind = MANHATTAN
+            self.md = np.array(problem.manhattan_table(), dtype=np.int64).reshape(-1)
+            self.flat = np.zeros(1, dtype=np.uint8)
+            self.offs = self.group = self.weight = self.mgroup = self.mweight = np.zeros(1, dtype=np.int64)
+            self.cmap = np.arange(n, dtype=np.int64)
+            self.root_keys = np.zeros(2, dtype=np.int64)
+            self.root_vals = np.zeros(2, dtype=np.int64)
+            self.root_sums = np.array([sum(int(self.md[t * n + p]) for p, t in enumerate(board)), 0], dtype=np.int64)
+            self.h0 = int(self.root_sums[0])
+            return
+        self.kind = PDB
+        self.md = np.zeros(1, dtype=np.int64)
+        flat = getattr(db, "_flat", None)
+        if flat is None:  # all tables back to back, kept on the database for the next search
+            sparse = db.sparse()
+            db._flat = flat = (np.concatenate(sparse), np.cumsum([0] + [len(t) for t in sparse[:-1]]).astype(np.int64))
+        self.flat, self.offs = flat
+        group, weight, mgroup, mweight = db.tile_keys()
+        self.group, self.weight = np.array(group, dtype=np.int64), np.array(weight, dtype=np.int64)
+        self.mgroup, self.mweight = np.array(mgroup, dtype=np.int64), np.array(mweight, dtype=np.int64)
+        pos = [0] * n
+        for p, t in enumerate(board):
+            pos[t] = p
+        keys = [sum(pos[t] * n ** j for j, t in enumerate(g)) for g in db.groups]
+        if db.mirror is not None:
+            cmap, tile_map = db.mirror
+            mkeys = [sum(cmap[pos[tile_map[t]]] * n ** j for j, t in enumerate(g)) for g in db.groups]
+        else:
+            cmap, mkeys = list(range(n)), [0] * len(keys)
+        self.cmap = np.array(cmap, dtype=np.int64)
+        vals = [int(self.flat[o + k]) for o, k in zip(self.offs, keys)]
+        mvals = [int(self.flat[o + k]) for o, k in zip(self.offs, mkeys)] if db.mirror is not None else [0] * len(keys)
+        self.root_keys = np.array(keys + mkeys, dtype=np.int64)
+        self.root_vals = np.array(vals + mvals, dtype=np.int64)
+        self.root_sums = np.array([sum(vals), sum(mvals)], dtype=np.int64)
+        self.h0 = max(sum(vals), sum(mvals))
+
+    def stats(self) -> Stats:
+        return Stats(expanded=int(self.sc[EXPANDED]), generated=int(self.sc[GENERATED]), iterations=self.iterations,
+                     elapsed_s=self.guard.elapsed(), peak_rss_bytes=self.guard.peak_rss, limit_reason=self.reason)
+
+    def solve(self):
+        problem, guard, observer, sc = self.problem, self.guard, self.observer, self.sc
+        if self.h0 == 0:
+            return finish(problem, [], self.stats(), SOLVED)
+        bound = self.h0
+        limit = guard.max_expanded
+        while True:
+            self.iterations += 1
+            if observer is not None:
+                observer.iteration(bound)
+            path = np.zeros(bound + 2, dtype=np.int64)
+            nextdir = np.zeros(bound + 2, dtype=np.int64)
+            keys = np.zeros((bound + 2, len(self.root_keys)), dtype=np.int64)
+            vals = np.zeros_like(keys)
+            sums = np.zeros((bound + 2, 2), dtype=np.int64)
+            keys[0], vals[0], sums[0] = self.root_keys, self.root_vals, self.root_sums
+            sc[BLANK] = int(np.flatnonzero(self.board == 0)[0])
+            sc[DEPTH] = 0
+            sc[BOUND] = bound
+            sc[NEXT_BOUND] = NO_BOUND
+            while True:
+                stop = int(sc[EXPANDED]) + SLICE
+                if limit is not None and limit < stop:
+                    stop = limit
+                status = run(self.board, sc, path, nextdir, self.nbr, stop, self.kind, self.md, self.n, self.flat,
+                             self.offs, self.group, self.weight, self.mgroup, self.mweight, self.cmap,
+                             keys, vals, sums)
+                if status != PAUSED:
+                    break
+                self.reason = guard.check(int(sc[EXPANDED]), int(sc[DEPTH]))
+                if observer is not None:
+                    observer.progress(int(sc[EXPANDED]), int(sc[GENERATED]), bound)
+                if self.reason is not None:
+                    return finish(problem, [], self.stats(), LIMIT)
+            if status == FOUND:
+                return finish(problem, [int(d) for d in path[:sc[DEPTH]]], self.stats(), SOLVED)
+            if sc[NEXT_BOUND] == NO_BOUND:
+                return finish(problem, [], self.stats(), NO_SOLUTION)
+            bound = int(sc[NEXT_BOUND])
