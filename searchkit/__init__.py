@@ -1,5 +1,6 @@
 """searchkit: interchangeable search engines over a small `Problem` protocol, with plugins."""
 
+from .atomic import atomic_path, write_atomic
 from .domain import Domain, Heuristic, Instance, Param
 from .engines import EngineInfo, astar, best_first, bfs, bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar
 from .errors import InputError
@@ -30,6 +31,7 @@ __all__ = [
     "SOLVED",
     "Stats",
     "astar",
+    "atomic_path",
     "best_first",
     "bfs",
     "bidirectional_bfs",
@@ -41,4 +43,5 @@ __all__ = [
     "idastar",
     "replay",
     "solve",
+    "write_atomic",
 ]

@@ -416,7 +416,7 @@ def test_unknown_suffix_and_missing_directory_are_input_errors(tmp_path):
     graph = TreeRecorder().finish(None)
     with pytest.raises(InputError, match="use one of"):
         save_tree(graph, tmp_path / "tree.jpg")
-    with pytest.raises(InputError, match="no directory"):
+    with pytest.raises(InputError, match="does not exist"):
         save_tree(graph, tmp_path / "nope" / "tree.png")
 
 

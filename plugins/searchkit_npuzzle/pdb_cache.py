@@ -13,11 +13,11 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from searchkit import atomic_path
 
 MAGIC = b"SEARCHKIT-PDB 1\n"
 ENV_VAR = "SEARCHKIT_CACHE_DIR"
@@ -67,24 +67,14 @@ def write(path: Path, header: dict[str, Any], tables: list[np.ndarray]) -> None:
         sha.update(memoryview(t))
     head = json.dumps(dict(header, sha256=sha.hexdigest()), sort_keys=True).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC)
-            f.write(struct.pack("<Q", len(head)))
-            f.write(head)
-            for t in payload:
-                f.write(memoryview(t))
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp made it private; a cache file is as readable as any other
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_path(path, mode=0o644) as tmp, open(tmp, "wb") as f:
+        f.write(MAGIC)
+        f.write(struct.pack("<Q", len(head)))
+        f.write(head)
+        for t in payload:
+            f.write(memoryview(t))
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def read_header(data: bytes | memoryview) -> tuple[dict[str, Any], int]:

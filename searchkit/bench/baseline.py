@@ -22,6 +22,7 @@ from ..engines import EngineInfo
 from ..errors import InputError
 from ..limits import Limits
 from ..observer import Observer
+from ..engines.paths import path_from_links
 from ..problem import successors_with_h
 from ..result import NO_SOLUTION, SOLVED, Result, Stats
 
@@ -67,16 +68,7 @@ def plain_astar(problem: Any, *, limits: Limits | None = None, observer: Observe
     name = PREFIX + "plain-astar"
     if goal is None:
         return Result(NO_SOLUTION, stats=stats, engine=name)
-    states, actions, cost = [goal], [], 0
-    link = parent[goal]
-    while link is not None:
-        prev, action, c = link
-        states.append(prev)
-        actions.append(action)
-        cost += c
-        link = parent[prev]
-    states.reverse()
-    actions.reverse()
+    actions, states, cost = path_from_links(parent, {goal: None}, goal)
     return Result(SOLVED, actions, states, cost, stats, name)
 
 

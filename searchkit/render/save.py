@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from ..atomic import atomic_path
 from ..errors import InputError
 
 PICTURES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -26,15 +25,9 @@ def save_tree(graph: Any, path: Path | str, title: str = "",
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise InputError(f"cannot write a tree to {path.name!r}: use one of {', '.join(SUFFIXES)}")
-    parent = path.parent
-    if not parent.is_dir():
-        raise InputError(f"cannot write {path}: no directory {parent}")
     if title:
         graph.graph["title"] = title
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=suffix, dir=parent)
-    os.close(fd)
-    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would otherwise stick to the file
-    try:
+    with atomic_path(path) as tmp:
         if suffix in PICTURES:
             from .draw import draw_tree
 
@@ -43,17 +36,5 @@ def save_tree(graph: Any, path: Path | str, title: str = "",
             from .export import WRITERS
 
             WRITERS[suffix](graph, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     return path
 
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
