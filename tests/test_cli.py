@@ -107,3 +107,20 @@ def test_every_engine_from_the_cli(engine):
     assert doc["status"] == "solved" and doc["engine"] == engine
     if engine != "greedy":
         assert doc["cost"] == 2
+
+
+def test_ctrl_c_stops_the_search_prints_stats_and_exits_130():
+    import signal
+    import time
+
+    exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
+    # a 15-puzzle with a weak heuristic: far more work than the test waits for
+    p = subprocess.Popen([exe, "solve", "npuzzle", "--size", "4", "--seed", "3", "--engine", "idastar",
+                          "--heuristic", "hamming", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    doc = json.loads(out)
+    assert doc["status"] == "limit" and doc["stats"]["limit_reason"] == "interrupted"
+    assert doc["stats"]["expanded"] > 0 and "Traceback" not in err
