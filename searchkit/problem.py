@@ -13,6 +13,10 @@ for every blind engine; the optional ones unlock more:
   that leads *from* ``previous_state`` *to* ``state``.  A* also uses ``predecessors`` to
   rebuild its path, so it need not store a parent pointer per state.
 * ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
+* ``heuristic_admissible = True`` - a promise that ``heuristic`` never overestimates (so it
+  is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0.
+* ``cycle_check = "parent"`` - a promise that the space is undirected and the goal
+  reachable, so depth-first engines need only skip the move straight back.
 """
 
 from __future__ import annotations

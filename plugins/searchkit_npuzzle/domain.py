@@ -26,6 +26,11 @@ class NPuzzleDomain(Domain):
         Param("seed", int, None, "random seed for a generated board"),
         Param("scramble", int, None, "generate the board by this many random moves from the goal"),
         Param("boards", bool, False, "print every board of the solution"),
+        Param("image", str, None, "picture to cut into tiles for --gif/--frames/--png (default: a built-in one)"),
+        Param("gif", str, None, "write an animated GIF of the solution to this file"),
+        Param("frames", str, None, "write the solution as numbered PNG frames into this directory"),
+        Param("png", str, None, "write the start board as a picture to this PNG file"),
+        Param("numbers", bool, False, "show tile numbers on the pictures"),
     ]
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:
@@ -77,12 +82,17 @@ class NPuzzleDomain(Domain):
                 start = random_board(goal, width, rng)
         problem = NPuzzleProblem(width, height, start, goal, heuristic.name if heuristic else None)
         problem.seed = seed
+        problem.pictures = None  # checked and loaded now, so a bad picture fails before the search
+        if any(options.get(k) for k in ("image", "gif", "frames", "png", "numbers")):
+            from .picture import prepare_outputs
+
+            problem.pictures = prepare_outputs(options, width, height)
         if heuristic is not None:
             builtin = heuristics.BUILTIN.get(heuristic.name)
             if builtin is not None:
                 builtin[0](problem)
             else:
-                problem.use_heuristic(heuristic.make(problem))
+                problem.use_heuristic(heuristic.make(problem), admissible=heuristic.admissible)
         return problem
 
     # -- output -----------------------------------------------------------------------------
@@ -116,6 +126,10 @@ class NPuzzleDomain(Domain):
             extra["moves"] = "".join(result.actions)
             extra["tiles"] = self.tiles_moved(problem, result)
         return extra
+
+    def after_solve(self, problem: NPuzzleProblem, result: Result, options: dict[str, Any], echo) -> None:
+        if getattr(problem, "pictures", None) is not None:
+            problem.pictures.write(problem, result, echo)
 
     # -- benchmarks -------------------------------------------------------------------------
     def load_instances(self, source: str, base_dir: Path) -> list[Instance]:

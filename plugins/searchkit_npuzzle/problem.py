@@ -39,6 +39,7 @@ class NPuzzleProblem:
         self._moves = [self._moves_from(b) for b in range(n)]
         self.heuristic: Callable[[int], float] | None = None
         self.successors_with_h = None  # set by use_heuristic
+        self.heuristic_admissible = False
 
     # -- encoding -------------------------------------------------------------------------
     def encode(self, board: tuple[int, ...]) -> int:
@@ -95,10 +96,11 @@ class NPuzzleProblem:
                  for p in range(self.n)] for t in range(self.n)]
 
     def use_heuristic(self, heuristic: Callable[[int], float] | None,
-                      incremental: Callable[[int, float], list] | None = None) -> None:
+                      incremental: Callable[[int, float], list] | None = None, admissible: bool = True) -> None:
         """Attach ``heuristic`` (and its incremental successor function, if any)."""
         self.heuristic = heuristic
         self.successors_with_h = incremental
+        self.heuristic_admissible = admissible
 
     def moves_with_tile_delta(self, table: list[list[int]]) -> list[list[tuple]]:
         """Per blank cell: ``(action, p, bits * p, change, delta)`` where ``delta[t]`` is the

@@ -50,6 +50,7 @@ class _Search:
         """One bounded depth-first pass: (solution steps or None, next bound)."""
         problem, guard, observer, succ = self.problem, self.guard, self.observer, self.succ
         is_goal = problem.is_goal
+        test_every_child = not getattr(problem, "heuristic_admissible", False)
         on_path: set | None = set() if self.path_check else None
         tail: list = []  # (action, state) of the solution, filled while unwinding
         next_bound = INF
@@ -77,8 +78,9 @@ class _Search:
                 observer.expand(state, g, h)
             if on_path is not None:
                 on_path.add(state)
-            for action, child, cost, ch in succ(state, h):
-                generated += 1
+            children = succ(state, h)
+            generated += len(children)  # corrected below if the loop stops early
+            for action, child, cost, ch in children:
                 if child == parent or (on_path is not None and child in on_path):
                     duplicates += 1
                     if observer is not None:
@@ -93,12 +95,15 @@ class _Search:
                     continue
                 if observer is not None:
                     observer.generate(state, action, child, g + cost, ch, "new")
-                # every child gets the goal test: an inadmissible h may be positive at a goal
-                if is_goal(child) or visit(child, g + cost, ch, state, depth + 1):
+                # an admissible h is 0 at every goal, so only children with h == 0 need the
+                # goal test; otherwise (h may be positive at a goal) every child gets it
+                if ((ch == 0 or test_every_child) and is_goal(child)) or visit(child, g + cost, ch, state, depth + 1):
                     tail.append((action, child))
-                    break
-                if reason is not None:
-                    break
+                elif reason is None:
+                    continue
+                # stopping early: the children after this one were never looked at
+                generated -= len(children) - 1 - children.index((action, child, cost, ch))
+                break
             else:
                 if on_path is not None:
                     on_path.discard(state)
