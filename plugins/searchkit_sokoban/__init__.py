@@ -1,1 +1,1 @@
-"""searchkit sokoban plugin."""
+"""searchkit sokoban plugin: level files, push search with deadlock pruning, LURD output."""

@@ -1,0 +1,172 @@
+"""What is fixed for a level: its squares as bits, goals, and push distances.
+
+Squares are numbered ``row * width + column``; a set of squares is a Python int with one
+bit per square, so the player's region is a few shifts and masks (`flood`) and the boxes
+a push can move are found for all boxes at once.  Only the *interior* (the squares the
+player can reach when boxes are ignored) is floor; a box on a goal sealed off from the
+player is a wall.
+
+Push distances are player-aware: the distance of a box to a goal depends on which side of
+the box the player stands, in the sense of which part of the floor (minus the box square)
+the player is in.  ``rowdist[x][c]`` is the tuple of distances from square ``x`` to every
+goal with the player in component ``c`` of the floor without ``x`` (``INF`` = never).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level
+
+INF = 1 << 20
+DIRS = "udlr"
+
+
+def flood(seed: int, free: int, width: int) -> int:
+    """All squares of ``free`` connected to the bits of ``seed`` (bit-parallel BFS)."""
+    region = front = seed & free
+    while front:
+        front = ((front << 1) | (front >> 1) | (front << width) | (front >> width)) & free & ~region
+        region |= front
+    return region
+
+
+def bits(mask: int) -> list[int]:
+    """The square numbers of the set bits, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Board:
+    """A level's static data.  ``impossible`` names why it can never be solved (or None)."""
+
+    def __init__(self, level: Level):
+        self.level = level
+        self.width = w = level.width
+        self.height = level.height
+        self.size = w * self.height
+        self.offsets = (-w, w, -1, 1)  # u d l r
+        text = "".join(level.rows)
+        self.player_start = next(i for i, ch in enumerate(text) if ch in (PLAYER, PLAYER_GOAL))
+        open_mask = sum(1 << i for i, ch in enumerate(text) if ch != WALL)
+        self.floor = flood(1 << self.player_start, open_mask, w)
+        box_all = sum(1 << i for i, ch in enumerate(text) if ch in (BOX, BOX_GOAL))
+        goal_all = sum(1 << i for i, ch in enumerate(text) if ch in (GOAL, BOX_GOAL, PLAYER_GOAL))
+        sealed = (box_all | goal_all) & ~self.floor
+        self.impossible = None
+        if (box_all & ~goal_all) & sealed or (goal_all & ~box_all) & sealed:
+            self.impossible = "a box or goal is sealed off from the player"
+        self.start_boxes = box_all & self.floor
+        self.goals = goal_all & self.floor
+        self.goal_list = bits(self.goals)
+        self.is_wall = bytearray(0 if self.floor >> i & 1 else 1 for i in range(self.size))
+        self.is_goal = bytearray(self.goals >> i & 1 for i in range(self.size))
+        self._components()
+        self._distances()
+
+    # -- components of the floor without one square ----------------------------------
+    def _components(self) -> None:
+        w, floor, offs = self.width, self.floor, self.offsets
+        self.compmask: list[tuple[int, ...]] = [()] * self.size
+        self.side_comp: list[tuple[int, ...]] = [()] * self.size  # per direction, -1 = wall
+        self.multi = bytearray(self.size)
+        for x in bits(floor):
+            rest = floor & ~(1 << x)
+            comps: list[int] = []
+            sides = []
+            for o in offs:
+                n = x + o
+                if self.is_wall[n]:
+                    sides.append(-1)
+                    continue
+                for i, m in enumerate(comps):
+                    if m >> n & 1:
+                        sides.append(i)
+                        break
+                else:
+                    comps.append(flood(1 << n, rest, w))
+                    sides.append(len(comps) - 1)
+            self.compmask[x] = tuple(comps)
+            self.side_comp[x] = tuple(sides)
+            self.multi[x] = len(comps) > 1
+
+    def comp_of(self, x: int, p: int) -> int:
+        """Index of the component of floor-without-``x`` holding square ``p``."""
+        if not self.multi[x]:
+            return 0
+        for i, m in enumerate(self.compmask[x]):
+            if m >> p & 1:
+                return i
+        return 0
+
+    # -- push distances ------------------------------------------------------------------
+    def _distances(self) -> None:
+        """Backward BFS from each goal over (box square, player component) states."""
+        offs, is_wall, side_comp = self.offsets, self.is_wall, self.side_comp
+        squares = bits(self.floor)
+        ngoals = len(self.goal_list)
+        per_goal: list[dict] = []
+        for g in self.goal_list:
+            dist: dict[tuple[int, int], int] = {}
+            queue: deque = deque()
+            for c in range(len(self.compmask[g])):
+                dist[(g, c)] = 0
+                queue.append((g, c))
+            while queue:
+                x, c = queue.popleft()
+                nd = dist[(x, c)] + 1
+                for k, o in enumerate(offs):
+                    # the last push went in direction o: the player stands at x - o
+                    prev = x - o
+                    if is_wall[prev] or side_comp[x][_opposite(k)] != c:
+                        continue
+                    behind = prev - o
+                    if is_wall[behind]:
+                        continue
+                    state = (prev, side_comp[prev][_opposite(k)])
+                    if state not in dist:
+                        dist[state] = nd
+                        queue.append(state)
+            per_goal.append(dist)
+        self.rowdist: list[tuple[tuple[int, ...], ...]] = [()] * self.size
+        self.nearest: list[tuple[int, ...]] = [()] * self.size
+        live = 0
+        for x in squares:
+            rows = tuple(
+                tuple(per_goal[j].get((x, c), INF) for j in range(ngoals)) for c in range(len(self.compmask[x]))
+            )
+            self.rowdist[x] = rows
+            self.nearest[x] = tuple(min(r) for r in rows)
+            if any(v < INF for v in self.nearest[x]):
+                live |= 1 << x
+        self.live = live
+        self.is_dead = bytearray(0 if live >> i & 1 else 1 for i in range(self.size))
+
+    # -- display ----------------------------------------------------------------------------
+    def render(self, boxes: int, player: int | None) -> list[str]:
+        """Board lines for a position (``player`` None: no player drawn)."""
+        lines = []
+        for r, row in enumerate(self.level.rows):
+            out = []
+            for c, ch in enumerate(row):
+                i = r * self.width + c
+                if not self.floor >> i & 1:
+                    out.append(ch if ch in (WALL, BOX_GOAL) else " ")
+                    continue
+                goal = self.goals >> i & 1
+                if boxes >> i & 1:
+                    out.append(BOX_GOAL if goal else BOX)
+                elif i == player:
+                    out.append(PLAYER_GOAL if goal else PLAYER)
+                else:
+                    out.append(GOAL if goal else " ")
+            lines.append("".join(out).rstrip())
+        return lines
+
+
+def _opposite(k: int) -> int:
+    return k ^ 1  # u<->d, l<->r

@@ -1,0 +1,63 @@
+"""``searchkit sokoban ...``: write bundled or filed levels out, list a collection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from searchkit import InputError
+
+from .levels import BUNDLED, Level, read_source, select, split_source
+
+app = typer.Typer(no_args_is_help=True, help="Sokoban levels: export bundled levels to files, list collections.")
+
+CREDITS = {"microban": "Microban by David W. Skinner (http://www.sneezingtiger.com/sokoban/)"}
+
+
+def level_file_text(levels: list[Level], collection: str | None) -> str:
+    """Levels in the standard format, each after a ``; title`` line, credit first."""
+    parts = []
+    if collection in CREDITS:
+        parts.append(f"; {CREDITS[collection]}\n")
+    for lv in levels:
+        head = f"; {collection} {lv.label}" if collection else f"; {lv.label}"
+        parts.append(f"{head}\n\n{lv.text()}")
+    return "\n".join(parts)
+
+
+@app.command()
+def export(
+    source: Annotated[str, typer.Argument(help="bundled level or set (microban:11, microban) or a level file")],
+    level: Annotated[Optional[str], typer.Option("--level", help="level number or title")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="file to write (default: stdout)")] = None,
+) -> None:
+    """Write a level (or a whole collection) in the standard text format."""
+    levels, picked, label = read_source(source)
+    which = level if level is not None else picked
+    chosen = levels if which is None else [select(levels, which, label)]
+    bundled = split_source(source)
+    text = level_file_text(chosen, bundled[0] if bundled and bundled[0] in BUNDLED else None)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {output}: {e.strerror}") from None
+    typer.echo(f"wrote {len(chosen)} level(s) to {output}", err=True)
+
+
+@app.command("list")
+def list_levels(
+    source: Annotated[str, typer.Argument(help="bundled set (microban) or a level file")],
+) -> None:
+    """List a collection's levels: number, title, size and box count."""
+    levels, _picked, _label = read_source(source)
+    for lv in levels:
+        boxes = sum(row.count("$") + row.count("*") for row in lv.rows)
+        title = lv.title if lv.title and lv.title != str(lv.number) else ""
+        names = [n for n in lv.names if n != str(lv.number) and n != title]
+        extra = f"  ({names[0]})" if names and not title else ""
+        typer.echo(f"{lv.number:4d}  {lv.width:2d}x{lv.height:<2d}  {boxes:2d} boxes  {title}{extra}".rstrip())

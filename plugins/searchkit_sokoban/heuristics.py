@@ -1,0 +1,87 @@
+"""Lower bounds on the pushes still needed, from per-box rows of push distances.
+
+Each box contributes a row: its push distance to every goal with the player on its
+current side (`Board.rowdist`), named by a row key ``square * 4 + component``.
+``nearest-goal`` sums each row's minimum; ``matching`` is the minimum-cost perfect
+matching of boxes to goals (SciPy's Jonker-Volgenant), a stronger bound that is infinite
+exactly when no perfect matching of finite distances exists - a bipartite deadlock.  When
+every box's nearest goal is a different goal the two agree, so SciPy is only asked when
+boxes compete for goals.
+"""
+
+from __future__ import annotations
+
+from .board import INF
+
+NEAREST = "nearest-goal"
+MATCHING = "matching"
+
+
+class RowCosts:
+    """``cost(keys)``: the chosen bound for the boxes whose row keys are ``keys``."""
+
+    def __init__(self, board, kind: str):
+        self.kind = kind
+        size = board.size * 4
+        self.near = near = [INF] * size
+        self.arg = arg = [-1] * size
+        self.rows: list = [None] * size
+        for x, rows in enumerate(board.rowdist):
+            for c, row in enumerate(rows):
+                key = x * 4 + c
+                m = min(row)
+                near[key] = m
+                arg[key] = row.index(m)
+                self.rows[key] = row
+        self.cost = self.nearest if kind == NEAREST else self.matching
+        if kind == MATCHING:
+            import numpy as np
+            from scipy.optimize import linear_sum_assignment
+
+            ngoals = len(board.goal_list)
+            table = np.full((size, ngoals), INF, dtype=np.int64)
+            for key, row in enumerate(self.rows):
+                if row is not None:
+                    table[key] = row
+            self._table = table
+            self._solve = linear_sum_assignment
+
+    def nearest(self, keys) -> int:
+        near = self.near
+        total = 0
+        for k in keys:
+            total += near[k]
+        return total if total < INF else INF
+
+    def matching(self, keys) -> int:
+        near, arg = self.near, self.arg
+        total = 0
+        used = set()
+        for k in keys:
+            total += near[k]
+            used.add(arg[k])
+        if total >= INF:
+            return INF
+        if len(used) == len(keys):
+            return total  # every box has its own nearest goal: that is the optimum
+        m = self._table[keys]
+        r, c = self._solve(m)
+        total = int(m[r, c].sum())
+        return total if total < INF else INF
+
+
+def matching_cost(rows: list[tuple[int, ...]]) -> int:
+    """Cost of the cheapest assignment of boxes to distinct goals (INF when none exists)."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    m = np.array(rows, dtype=np.int64)
+    r, c = linear_sum_assignment(m)
+    total = int(m[r, c].sum())
+    return total if total < INF else INF
+
+
+def nearest_cost(rows: list[tuple[int, ...]]) -> int:
+    """Sum of each box's distance to its nearest goal (INF when a box reaches none)."""
+    total = sum(min(r) for r in rows)
+    return total if total < INF else INF

@@ -1,0 +1,179 @@
+"""Sokoban as a push-level search problem.
+
+A state is ``(boxes, player)``: ``boxes`` a bit set of box squares and ``player`` the
+lowest square of the player's region (pushes mode), so walking is not a search step.  In
+``moves`` mode the player's square is exact (where the last push left it) and a push costs
+the walk to it plus one.  An action is ``(box_square, direction_index)``, enough for the
+LURD writer to replay it with walks found by breadth-first search.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import NamedTuple
+
+from .board import DIRS, INF, Board, bits, flood
+from .corral import pi_corral_boxes
+from .deadlocks import freeze_deadlock
+from .heuristics import MATCHING, NEAREST, RowCosts
+
+
+class Push(NamedTuple):
+    """Push the box on ``square`` one step in direction ``DIRS[direction]``."""
+
+    square: int
+    direction: int
+    width: int
+
+    def __str__(self) -> str:
+        r, c = divmod(self.square, self.width)
+        return f"{DIRS[self.direction].upper()}@{r + 1},{c + 1}"
+
+
+class SokobanProblem:
+    """Push successors with deadlock pruning and an optional incremental heuristic."""
+
+    def __init__(self, board: Board, heuristic: str | None = MATCHING, disabled: frozenset = frozenset(),
+                 optimize: str = "pushes"):
+        self.board = board
+        self.h_name = heuristic
+        self.disabled = disabled
+        self.moves = optimize == "moves"
+        self.use_dead = "dead-squares" not in disabled
+        self.use_freeze = "freeze" not in disabled
+        self.prune_unmatched = "bipartite" not in disabled
+        # inward-first corral pruning keeps push-optimal solutions, not move-optimal ones
+        self.use_corral = "corral" not in disabled and not self.moves
+        self._costs = RowCosts(board, heuristic).cost if heuristic in (MATCHING, NEAREST) else None
+        if heuristic is None:
+            self.heuristic = None  # the engines see "no heuristic"
+            self.successors_with_h = None
+        self._start = (board.start_boxes, self._normal(board.start_boxes, board.player_start))
+
+    # -- Problem protocol ---------------------------------------------------------------
+    def initial_state(self):
+        return self._start
+
+    def is_goal(self, state) -> bool:
+        return state[0] == self.board.goals
+
+    def successors(self, state):
+        return [(a, s, c) for a, s, c, _h in self._expand(state, False)]
+
+    def successors_with_h(self, state, h):
+        return self._expand(state, True)
+
+    def heuristic(self, state) -> float:
+        boxes, player = state
+        if self.board.impossible:
+            return float("inf")
+        b = self.board
+        h = self._costs([x * 4 + b.comp_of(x, player) for x in bits(boxes)])
+        return float("inf") if h >= INF else h
+
+    def describe(self, state) -> str:
+        return "\n".join(self.board.render(state[0], state[1]))
+
+    def use_foreign_heuristic(self, fn) -> None:
+        """Order the search by another plugin's ``state -> estimate`` (deadlocks still pruned)."""
+        plain = self.successors
+        self.heuristic = fn
+        self.successors_with_h = lambda state, _h: [(a, s, c, fn(s)) for a, s, c in plain(state)]
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _normal(self, boxes: int, player: int) -> int:
+        if self.moves:
+            return player
+        b = self.board
+        region = flood(1 << player, b.floor & ~boxes, b.width)
+        return (region & -region).bit_length() - 1
+
+    def region(self, state) -> int:
+        """The squares the player can reach in ``state``."""
+        b = self.board
+        return flood(1 << state[1], b.floor & ~state[0], b.width)
+
+    def _walk_lengths(self, boxes: int, player: int) -> dict[int, int]:
+        b = self.board
+        free = b.floor & ~boxes
+        dist = {player: 0}
+        queue = deque((player,))
+        offs = b.offsets
+        while queue:
+            p = queue.popleft()
+            nd = dist[p] + 1
+            for o in offs:
+                n = p + o
+                if free >> n & 1 and n not in dist:
+                    dist[n] = nd
+                    queue.append(n)
+        return dist
+
+    def _expand(self, state, want_h: bool) -> list:
+        """Children ``(action, child, cost, h)`` of ``state`` that no detector prunes."""
+        board = self.board
+        if board.impossible:
+            return []
+        boxes, player = state
+        w = board.width
+        floor = board.floor
+        free = floor & ~boxes
+        reach = flood(1 << player, free, w)
+        target = free & board.live if self.use_dead else free
+        movable = boxes
+        if self.use_corral:
+            barrier = pi_corral_boxes(board, boxes, reach, self.use_dead)
+            if barrier is not None:
+                if not barrier:
+                    return []  # a PI-corral nobody can enter
+                movable = barrier
+        nearest, side_comp, multi, compmask = board.nearest, board.side_comp, board.multi, board.compmask
+        use_dead, use_freeze = self.use_dead, self.use_freeze
+        cost_of_keys = self._costs if want_h else None
+        prune = self.prune_unmatched
+        box_list = bits(boxes) if want_h else None
+        walks = self._walk_lengths(boxes, player) if self.moves else None
+        out = []
+        for k, o in enumerate(board.offsets):
+            if o > 0:
+                cand = (reach << o) & movable & (target >> o)
+            else:
+                cand = (reach >> -o) & movable & (target << -o)
+            back = k ^ 1
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                src = low.bit_length() - 1
+                dst = src + o
+                if use_dead and nearest[dst][side_comp[dst][back]] >= INF:
+                    continue  # dead for this side of the box
+                nboxes = boxes ^ low ^ (1 << dst)
+                if use_freeze and freeze_deadlock(dst, nboxes, board):
+                    continue
+                h = 0
+                if cost_of_keys is not None:
+                    keys = []
+                    for x in box_list:
+                        if x == src:
+                            keys.append(dst * 4 + side_comp[dst][back])
+                        elif multi[x]:
+                            for ci, m in enumerate(compmask[x]):
+                                if m >> src & 1:
+                                    keys.append(x * 4 + ci)
+                                    break
+                        else:
+                            keys.append(x * 4)
+                    h = cost_of_keys(keys)
+                    if h >= INF:
+                        if prune:
+                            continue
+                        h = INF
+                if self.moves:
+                    child = (nboxes, src)
+                    cost = walks[src - o] + 1
+                else:
+                    region = flood(low, floor & ~nboxes, w)
+                    child = (nboxes, (region & -region).bit_length() - 1)
+                    cost = 1
+                out.append((Push(src, k, w), child, cost, h))
+        return out

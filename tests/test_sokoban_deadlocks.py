@@ -1,0 +1,166 @@
+"""Deadlock detectors and heuristics: must fire on dead boards, never on solvable ones.
+
+The soundness checks enumerate the whole push graph of tiny levels with every detector off,
+find each state's true distance to the goal, and check that no detector flags a solvable
+state, that both heuristics are admissible, and that the fully pruned successor function
+still offers an optimal next push from every solvable state.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from searchkit_sokoban.board import INF, Board, bits
+from searchkit_sokoban.corral import pi_corral_boxes
+from searchkit_sokoban.deadlocks import DETECTORS, freeze_deadlock, parse_disabled
+from searchkit_sokoban.heuristics import matching_cost
+from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
+from searchkit_sokoban.problem import SokobanProblem
+
+TINY = [
+    # box against walls, corners, a 2x2 risk
+    "#######\n#@    #\n# $$  #\n#  .. #\n#     #\n#######",
+    # corral behind a box line
+    "######\n#.   #\n#.$$ #\n##   #\n# @  #\n######",
+    # tunnel and goal room
+    "########\n#   #..#\n# $ $  #\n#  @   #\n########",
+    # three boxes, tight
+    "######\n# .  #\n# $$ #\n#.$@ #\n#  . #\n######",
+    # player-side distances matter (dead end behind the box)
+    "#######\n###.###\n#  $  #\n# #@# #\n#     #\n#######",
+]
+
+
+def square(board: Board, r: int, c: int) -> int:
+    return r * board.width + c
+
+
+def space(level_text: str):
+    """Every reachable state with no pruning, and its true push distance (None = dead)."""
+    board = Board(parse_level(level_text))
+    raw = SokobanProblem(board, None, frozenset(DETECTORS))
+    start = raw.initial_state()
+    children: dict = {}
+    queue = deque([start])
+    children[start] = None
+    order = []
+    while queue:
+        s = queue.popleft()
+        order.append(s)
+        kids = [c for _a, c, _k in raw.successors(s)]
+        children[s] = kids
+        for c in kids:
+            if c not in children:
+                children[c] = None
+                queue.append(c)
+    parents: dict = {s: [] for s in order}
+    for s in order:
+        for c in children[s]:
+            parents[c].append(s)
+    dist = {s: 0 for s in order if raw.is_goal(s)}
+    queue = deque(dist)
+    while queue:
+        s = queue.popleft()
+        for p in parents[s]:
+            if p not in dist:
+                dist[p] = dist[s] + 1
+                queue.append(p)
+    return board, order, dist
+
+
+@pytest.mark.parametrize("text", TINY + [lv.text() for lv in parse_levels(bundled_text("microban"))[:3]])
+def test_detectors_never_prune_a_solvable_state(text):
+    board, states, dist = space(text)
+    full = SokobanProblem(board, "matching")
+    nearest = SokobanProblem(board, "nearest-goal")
+    solvable = [s for s in states if s in dist]
+    assert solvable, "the test level must be solvable"
+    dead_seen = 0
+    for s in states:
+        boxes, player = s
+        if s not in dist:
+            dead_seen += 1
+            continue
+        d = dist[s]
+        assert not any(board.is_dead[x] for x in bits(boxes)), "a box of a solvable state is on a dead square"
+        for x in bits(boxes):
+            assert not freeze_deadlock(x, boxes, board), "freeze fired on a solvable state"
+        assert full.heuristic(s) <= d, "matching is not admissible"
+        rows = [board.rowdist[x][board.comp_of(x, player)] for x in bits(boxes)]
+        assert full.heuristic(s) == matching_cost(rows), "the nearest-goal shortcut disagrees with SciPy"
+        assert nearest.heuristic(s) <= full.heuristic(s)
+        if d:
+            reach = full.region(s)
+            assert pi_corral_boxes(board, boxes, reach, True) != 0, "corral called a solvable state dead"
+            kids = [c for _a, c, _cost in full.successors(s)]
+            assert any(dist.get(c) == d - 1 for c in kids), "pruning removed every optimal push"
+    assert dead_seen, "the test level should have dead states too"
+
+
+def test_dead_squares_fire_in_corners_not_on_goals_or_open_floor():
+    board = Board(parse_level("######\n#@   #\n# $  #\n#   .#\n######"))
+    assert board.is_dead[square(board, 1, 1)] and board.is_dead[square(board, 1, 4)]
+    assert board.is_dead[square(board, 1, 2)]  # along the top wall, no goal on it
+    assert not board.is_dead[square(board, 3, 4)]  # the goal
+    assert not board.is_dead[square(board, 2, 2)]
+
+
+def test_freeze_fires_on_2x2_block_and_wall_pairs():
+    board = Board(parse_level("#######\n#@    #\n#  $$ #\n#  $$ #\n# ....#\n#######"))
+    boxes = board.start_boxes
+    assert freeze_deadlock(square(board, 2, 3), boxes, board)
+    # two boxes side by side against the top wall, one off goal
+    board = Board(parse_level("#######\n# $$  #\n#   @ #\n# ..  #\n#######"))
+    assert freeze_deadlock(square(board, 1, 2), board.start_boxes, board)
+
+
+def test_freeze_does_not_fire_when_a_box_can_still_move():
+    board = Board(parse_level("#######\n#@    #\n#  $$ #\n#   $ #\n# ... #\n#######"))
+    assert not freeze_deadlock(square(board, 2, 3), board.start_boxes, board)
+    # a frozen 2x2 block all on goals is fine
+    board = Board(parse_level("######\n#**  #\n#**  #\n#  @ #\n######"))
+    assert not freeze_deadlock(square(board, 1, 1), board.start_boxes, board)
+    # a single box against a wall can slide along it
+    board = Board(parse_level("#######\n#  $ .#\n#  @  #\n#######"))
+    assert not freeze_deadlock(square(board, 1, 3), board.start_boxes, board)
+
+
+def test_bipartite_deadlock_is_an_infinite_matching():
+    # both boxes lie against the top wall: each alone reaches the top-left goal, never the other
+    board = Board(parse_level("########\n#.$ $  #\n#      #\n#   .@ #\n########"))
+    p = SokobanProblem(board, "matching")
+    s = p.initial_state()
+    assert SokobanProblem(board, "nearest-goal").heuristic(s) < INF
+    assert p.heuristic(s) == float("inf")
+    assert matching_cost([(3, INF), (4, INF)]) >= INF
+    assert matching_cost([(3, 5), (INF, 2)]) == 5
+    assert matching_cost([(1, 2, 3), (2, 1, 3), (3, 3, 1)]) == 3
+
+
+def test_corral_restricts_to_inward_pushes():
+    # the goals behind the box pair can only be filled by pushing the pair up
+    board = Board(parse_level("######\n#..###\n#$$  #\n#  @ #\n######"))
+    p = SokobanProblem(board, "matching")
+    s = p.initial_state()
+    barrier = pi_corral_boxes(board, s[0], p.region(s), True)
+    assert barrier == (1 << square(board, 2, 1)) | (1 << square(board, 2, 2))
+
+
+def test_corral_without_inward_push_is_dead():
+    # the top-left goal sits behind a box that no push can move up; the other box is free
+    board = Board(parse_level("#######\n#.#####\n#$  $.#\n## @  #\n#######"))
+    p = SokobanProblem(board, "nearest-goal", frozenset({"dead-squares"}))
+    s = p.initial_state()
+    assert pi_corral_boxes(board, s[0], p.region(s), False) == 0
+    assert p.successors(s) == []
+    unpruned = SokobanProblem(board, "nearest-goal", frozenset({"dead-squares", "corral"}))
+    assert unpruned.successors(s) != []
+
+
+def test_parse_disabled():
+    assert parse_disabled("freeze, corral") == {"freeze", "corral"}
+    assert parse_disabled("all") == set(DETECTORS)
+    with pytest.raises(Exception, match="unknown deadlock detector"):
+        parse_disabled("freeze,nope")
