@@ -215,7 +215,7 @@ def _result_json(job, result: Result) -> dict[str, Any]:
 def _print_text(job, result: Result) -> None:
     dom, problem, s = job.domain, job.problem, result.stats
     echo = typer.echo
-    echo(dom.describe_state(problem, problem.initial_state()))
+    echo(dom.describe_start(problem))
     h = job.heuristic.name if job.heuristic else "none"
     params = "".join(f" · {k} {v:g}" if isinstance(v, float) else f" · {k} {v}" for k, v in job.params.items())
     echo(f"\nengine {job.engine.name} · heuristic {h}{params} · {job.guarantee}")

@@ -79,6 +79,11 @@ class Domain:
         fn = getattr(problem, "describe", None)
         return fn(state) if fn is not None else str(state)
 
+    def describe_start(self, problem: Problem) -> str:
+        """The start as shown above a solution (a domain whose states abstract part of the
+        start away, e.g. the player's exact square, shows the real start here)."""
+        return self.describe_state(problem, problem.initial_state())
+
     def format_solution(self, problem: Problem, result: Result, options: dict[str, Any]) -> str:
         return " ".join(str(a) for a in result.actions)
 

@@ -111,6 +111,10 @@ class SokobanDomain(Domain):
     def describe_state(self, problem: SokobanProblem, state: Any) -> str:
         return problem.describe(state)
 
+    def describe_start(self, problem: SokobanProblem) -> str:
+        # the state keeps only the player's region: show where the player really stands
+        return problem.board.level.text().rstrip("\n")
+
     # -- benchmarks ---------------------------------------------------------------------------
     def load_instances(self, source: str, base_dir: Path) -> list[Instance]:
         """One instance per level of a file or bundled set (``microban``, ``microban:11``)."""
