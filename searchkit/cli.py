@@ -340,13 +340,14 @@ def _register_domain_commands() -> None:
     for dom in domains().values():
         solve_app.command(dom.name, help=dom.summary)(_command_for(dom, SOLVE_ONLY, _run_solve))
         tree_app.command(dom.name, help=dom.summary)(_command_for(dom, TREE_ONLY, _run_tree))
-    try:
-        from .bench.command import bench
-    except ImportError:
-        pass
-    else:
-        app.command("bench")(bench)
+    from .bench.command import bench, plot
+
+    app.command("bench")(bench)
+    app.command("plot")(plot)
     get_plugin_manager().hook.register_commands(cli=app)
+    from .play.command import build_play_app
+
+    app.add_typer(build_play_app(), name="play")
 
 
 _registered = False

@@ -24,3 +24,8 @@ def register_heuristics(register):
 @hookspec
 def register_commands(cli):
     """Add sub-commands to the ``searchkit`` typer app (e.g. ``searchkit npuzzle ...``)."""
+
+
+@hookspec
+def register_games(register):
+    """Register playable games: call ``register(game)`` with `searchkit.play.Game` objects."""

@@ -46,6 +46,7 @@ def registry_changed() -> None:
     """Forget cached domains and engines (after registering a plugin at run time)."""
     domains.cache_clear()
     engines.cache_clear()
+    games.cache_clear()
 
 
 @lru_cache(maxsize=1)
@@ -75,6 +76,18 @@ def engines() -> dict[str, EngineInfo]:
 
     get_plugin_manager().hook.register_engines(register=register)
     return found
+
+
+@lru_cache(maxsize=1)
+def games() -> dict:
+    """Playable games by name (`searchkit.play.Game` objects from ``register_games``)."""
+    found: dict = {}
+
+    def register(game) -> None:
+        found[game.name] = game
+
+    get_plugin_manager().hook.register_games(register=register)
+    return dict(sorted(found.items()))
 
 
 def get_domain(name: str) -> Domain:

@@ -447,3 +447,56 @@ def test_plain_astar_counts_like_astar_on_a_grid():
     a, b = plain_astar(problem), astar(problem)
     assert a.cost == b.cost == 12
     assert a.stats.expanded == b.stats.expanded and a.stats.generated == b.stats.generated
+
+
+# -- executors and the subprocess way to start a worker ------------------------------------------
+
+def test_subprocess_worker_runs_a_task_and_is_killed_at_the_hard_deadline(tmp_path):
+    """`run_one` (what a Dask worker calls) starts a fresh interpreter: installed domains only."""
+    from searchkit.bench.runner import plan
+    from searchkit.bench.watch import Watch, run_one
+
+    body = """
+domain = "npuzzle"
+[instances]
+list = [
+  { name = "easy", size = "3", board = "6 1 2 7 8 5 4 3 0", expected_cost = 22 },
+  { name = "korf1", size = "4", goal = "blank-first", board = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" },
+  { name = "broken", size = "3", board = "1 2 3 4 5 6 8 7 0" },
+]
+[[configs]]
+engine = "idastar"
+heuristic = "manhattan"
+"""
+    easy, korf1, broken = plan(load_suite(write_suite(tmp_path, body)))
+    record = run_one(easy, Watch(None, 30))
+    assert record["status"] == "solved" and record["cost"] == 22 and record["cost_ok"] is True
+    started = time.monotonic()
+    record = run_one(korf1, Watch(None, 0.5))
+    assert record["status"] == "limit" and record["stats"]["limit_reason"] == "killed", record
+    assert time.monotonic() - started < 10
+    record = run_one(broken, Watch(None, 30))
+    assert record["status"] == "error" and "unsolvable" in record["error"]
+
+
+def test_executor_interface_is_what_the_runner_uses(tmp_path):
+    """Any object with run/shutdown can carry a suite: here one that runs tasks in order."""
+    from searchkit.bench.watch import run_one
+
+    class Serial:
+        name = "serial"
+        shut = False
+
+        def run(self, tasks, watch, tick=None):
+            for task in tasks:
+                yield {**run_one(task, watch, start="fork"), "ran_by": self.name}
+
+        def shutdown(self):
+            self.shut = True
+
+    executor = Serial()
+    outcome = run_suite(load_suite(write_suite(tmp_path, GOOD), select="1"), executor=executor,
+                        output=tmp_path / "r.jsonl")
+    assert executor.shut and outcome.ran == 3
+    assert {r["ran_by"] for r in read_records(tmp_path / "r.jsonl", "suite")} == {"serial"}
+    assert all(r["status"] == "solved" for r in outcome.records)

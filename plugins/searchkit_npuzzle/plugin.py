@@ -28,3 +28,12 @@ def register_commands(cli):
     except ImportError:
         return
     add_commands(cli)
+
+
+@hookimpl
+def register_games(register):
+    from searchkit.play import Game
+
+    from .play_command import play
+
+    register(Game("npuzzle", play, "the sliding-tile puzzle (3x3, 4x4, 5x5), numbers or a picture"))

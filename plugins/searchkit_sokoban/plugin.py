@@ -26,3 +26,12 @@ def register_engines(register):
     register(EngineInfo("sokoban-portfolio", portfolio,
                         "Sokoban: greedy on nearest-goal and on matching in turns, doubling budgets",
                         heuristic="used", params={"budget": FIRST_BUDGET}))
+
+
+@hookimpl
+def register_games(register):
+    from searchkit.play import Game
+
+    from .play_command import play
+
+    register(Game("sokoban", play, "Sokoban levels (a file or bundled Microban), with deadlock notices"))

@@ -5,6 +5,7 @@ importing this package pulls in neither typer nor rich.
 """
 
 from .baseline import BASELINES, plain_astar, prepare_job
+from .executors import Executor, LocalExecutor, make_executor
 from .runner import Outcome, read_records, run_suite
 from .suite import BenchLimits, Config, Suite, load_suite, parse_select
 
@@ -12,9 +13,12 @@ __all__ = [
     "BASELINES",
     "BenchLimits",
     "Config",
+    "Executor",
+    "LocalExecutor",
     "Outcome",
     "Suite",
     "load_suite",
+    "make_executor",
     "parse_select",
     "plain_astar",
     "prepare_job",

@@ -1,4 +1,4 @@
-"""``searchkit bench SUITE``: the typer command (the lead registers it in cli.py)."""
+"""``searchkit bench SUITE`` and ``searchkit plot RESULTS``: the typer commands (registered in cli.py)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ def bench(
         "--timeout", help="Per-instance time limit in seconds (overrides the suite).")] = None,
     json_out: Annotated[bool, typer.Option(
         "--json", help="Print one JSON document (summary and records) on stdout.")] = False,
+    executor: Annotated[str, typer.Option(
+        "--executor", help="Where the runs go: local (a process pool here) or dask (an existing cluster).")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", help="The Dask scheduler's address for --executor dask, e.g. tcp://10.0.0.5:8786.")] = None,
 ) -> None:
     """Run a benchmark suite: every configuration on every instance, each in its own process.
 
@@ -37,6 +41,7 @@ def bench(
     """
     from rich.console import Console
 
+    from .executors import make_executor
     from .report import Display, failures, print_summary, summarize
     from .runner import run_suite
     from .suite import load_suite
@@ -44,9 +49,12 @@ def bench(
     err = Console(stderr=True)
     try:
         loaded = load_suite(suite, select=select, timeout_s=timeout)
+        pool = make_executor(executor, jobs=jobs or (os.cpu_count() if executor == "local" else None),
+                             scheduler=scheduler)
         out = Console() if sys.stdout.isatty() else Console(width=160)
         with Display(loaded, out, err, rows=not json_out, progress=not json_out) as display:
-            outcome = run_suite(loaded, jobs=jobs or os.cpu_count(), output=output, resume=resume, listener=display)
+            outcome = run_suite(loaded, jobs=jobs or os.cpu_count(), output=output, resume=resume, listener=display,
+                                executor=pool)
     except InputError as e:
         typer.echo(f"Error: {e}", err=True)
         raise typer.Exit(EXIT_INPUT) from None
@@ -60,6 +68,7 @@ def bench(
             "description": loaded.description,
             "instances": len(loaded.instances),
             "configs": [c.name for c in loaded.configs],
+            "executor": executor,
             "interrupted": outcome.interrupted,
             "ran": outcome.ran,
             "resumed": outcome.skipped,
@@ -83,3 +92,37 @@ def bench(
         raise typer.Exit(EXIT_INTERRUPTED)
     if bad:
         raise typer.Exit(EXIT_FAILED)
+
+
+def plot(
+    results: Annotated[list[Path], typer.Argument(help="Results files (JSON Lines written by searchkit bench -o).",
+                                                  metavar="RESULTS...", show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Picture to write: .png, .svg or .pdf.",
+                                         show_default=False)],
+    kind: Annotated[str, typer.Option(
+        "-k", "--kind", help="cactus (solved vs time), nodes-cost (nodes vs cost) or speedup (A vs B).")] = "cactus",
+    metric: Annotated[str, typer.Option("--metric", help="time or nodes (cactus and speedup).")] = "time",
+    pair: Annotated[Optional[str], typer.Option(
+        "--pair", help="The two configurations of a speedup plot, \"A,B\" (default: the first two).")] = None,
+    configs: Annotated[Optional[str], typer.Option(
+        "--configs", help="Only these configurations, comma-separated, in this order.")] = None,
+    suite: Annotated[Optional[str], typer.Option("--suite", help="Only the records of this suite.")] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="The picture's title.")] = None,
+) -> None:
+    """Draw a solver-comparison picture from bench results: a cactus plot, nodes vs cost, or
+    a per-instance speed-up scatter of two configurations (log-log, with the diagonal)."""
+    from .plots import plot_results
+
+    try:
+        chosen = None
+        if pair is not None:
+            chosen = tuple(p.strip() for p in pair.split(","))
+            if len(chosen) != 2 or not all(chosen):
+                raise InputError(f"--pair takes two configuration names, \"A,B\" (got {pair!r})")
+        names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
+        written = plot_results(results, output, kind, metric=metric, pair=chosen, configs=names, suite=suite,
+                               title=title or "")
+    except InputError as e:
+        typer.echo(f"Error: {e}", err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+    typer.echo(f"{kind} plot written to {written}", err=True)

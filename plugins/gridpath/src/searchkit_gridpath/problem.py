@@ -1,0 +1,103 @@
+"""Path-finding on a grid map as a `searchkit.Problem` over cell numbers.
+
+A state is one int, the cell's index in a copy of the map with a one-cell blocked border
+(``(y + 1) * stride + x + 1``), so a neighbour is an addition and no move needs a bounds
+check.  Straight moves cost 1 and diagonal ones sqrt(2); a diagonal move is allowed only
+when both cells it passes between are free (no corner cutting), the Moving AI rule.
+Moves are symmetric, so the problem also offers goal states and predecessors.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .movingai import GridMap
+
+SQRT2 = math.sqrt(2)
+STRAIGHT = (("N", 0, -1), ("S", 0, 1), ("W", -1, 0), ("E", 1, 0))
+DIAGONAL = (("NW", -1, -1), ("NE", 1, -1), ("SW", -1, 1), ("SE", 1, 1))
+OPPOSITE = {"N": "S", "S": "N", "W": "E", "E": "W", "NW": "SE", "SE": "NW", "NE": "SW", "SW": "NE"}
+DIRECTION = {name: (dx, dy) for name, dx, dy in STRAIGHT + DIAGONAL}
+
+
+class GridProblem:
+    """From ``start`` to ``goal`` (``(x, y)``) on ``grid`` with 4 or 8 neighbours."""
+
+    def __init__(self, grid: GridMap, start: tuple[int, int], goal: tuple[int, int], connectivity: int = 8):
+        self.grid = grid
+        self.width, self.height = grid.width, grid.height
+        self.stride = stride = grid.width + 2
+        free = bytearray(stride * (grid.height + 2))
+        for y, row in enumerate(grid.rows):
+            base = (y + 1) * stride + 1
+            for x in range(grid.width):
+                if grid.passable(x, y):
+                    free[base + x] = 1
+        self.free = free
+        self.connectivity = connectivity
+        self.start = self.cell(*start)
+        self.goal = self.cell(*goal)
+        self.goal_xy = goal
+        # (action, offset, cost, side offset 1, side offset 2); sides 0 for straight moves
+        moves = [(name, dx + dy * stride, 1, 0, 0) for name, dx, dy in STRAIGHT]
+        if connectivity == 8:
+            moves += [(name, dx + dy * stride, SQRT2, dx, dy * stride) for name, dx, dy in DIAGONAL]
+        self.moves = tuple(moves)
+        self.heuristic = None  # set by use_heuristic
+
+    # -- cells ---------------------------------------------------------------------------------
+    def cell(self, x: int, y: int) -> int:
+        return (y + 1) * self.stride + x + 1
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        y, x = divmod(cell, self.stride)
+        return x - 1, y - 1
+
+    # -- the Problem protocol ----------------------------------------------------------------
+    def initial_state(self) -> int:
+        return self.start
+
+    def is_goal(self, state: int) -> bool:
+        return state == self.goal
+
+    def successors(self, state: int) -> list[tuple[str, int, float]]:
+        free = self.free
+        out = []
+        for action, offset, cost, side1, side2 in self.moves:
+            t = state + offset
+            if free[t] and (not side1 or (free[state + side1] and free[state + side2])):
+                out.append((action, t, cost))
+        return out
+
+    def goal_states(self) -> list[int]:
+        return [self.goal]
+
+    def predecessors(self, state: int) -> list[tuple[str, int, float]]:
+        # a move and its opposite need the same cells free, so the graph is undirected
+        return [(OPPOSITE[a], s, c) for a, s, c in self.successors(state)]
+
+    def describe(self, state: int) -> str:
+        x, y = self.xy(state)
+        return f"({x},{y})"
+
+    # -- heuristics ----------------------------------------------------------------------------
+    def use_heuristic(self, make_estimate) -> None:
+        """Attach ``make_estimate(dx, dy, connectivity) -> float`` as ``h(cell)``."""
+        stride, (gx, gy), conn = self.stride, self.goal_xy, self.connectivity
+
+        def h(cell: int) -> float:
+            y, x = divmod(cell, stride)
+            return make_estimate(abs(x - 1 - gx), abs(y - 1 - gy), conn)
+
+        self.heuristic = h
+
+
+def octile(dx: int, dy: int, connectivity: int) -> float:
+    """The free-space distance of the move set: octile with diagonals, Manhattan without."""
+    if connectivity == 4:
+        return dx + dy
+    return max(dx, dy) + (SQRT2 - 1) * min(dx, dy)
+
+
+def euclidean(dx: int, dy: int, connectivity: int) -> float:
+    return math.hypot(dx, dy)

@@ -1,0 +1,16 @@
+"""What a plugin registers to be playable: a `Game` names its ``searchkit play`` command."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Game:
+    """``searchkit play NAME`` runs ``command``, a typer command function whose parameters
+    are the game's options.  Keep its module light: import the screen code inside it."""
+
+    name: str
+    command: Callable[..., None]
+    summary: str = ""
