@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_atomic
 from ..errors import InputError
 
 FORMAT = "searchkit-play"
@@ -53,29 +53,9 @@ def write_save(path: str | os.PathLike, data: SaveData) -> Path:
     text = json.dumps(data.to_json(), indent=1, allow_nan=False) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        return write_atomic(path, text)
     except OSError as e:
         raise InputError(f"cannot write save file {path}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        _remove_quietly(tmp)
-        raise InputError(f"cannot write save file {path}: {e.strerror or e}") from None
-    except BaseException:
-        _remove_quietly(tmp)
-        raise
-    return path
-
-
-def _remove_quietly(path: str | os.PathLike) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 def read_save(path: str | os.PathLike, domain: str | None = None) -> SaveData:
@@ -147,4 +127,7 @@ def autosave_path(domain: str) -> Path:
 
 
 def remove_autosave(domain: str) -> None:
-    _remove_quietly(autosave_path(domain))
+    try:
+        autosave_path(domain).unlink(missing_ok=True)
+    except OSError:  # a read-only directory: the stale autosave is only offered again
+        pass
