@@ -12,11 +12,12 @@ from collections import deque
 
 import pytest
 
-from searchkit_sokoban.board import INF, Board, bits
+from searchkit_sokoban.board import INF, Board, bits, flood
 from searchkit_sokoban.corral import pi_corral_boxes
 from searchkit_sokoban.deadlocks import DETECTORS, freeze_deadlock, parse_disabled
 from searchkit_sokoban.heuristics import matching_cost
 from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
+from searchkit_sokoban.packing import Packing
 from searchkit_sokoban.problem import SokobanProblem
 
 TINY = [
@@ -164,3 +165,37 @@ def test_parse_disabled():
     assert parse_disabled("all") == set(DETECTORS)
     with pytest.raises(Exception, match="unknown deadlock detector"):
         parse_disabled("freeze,nope")
+
+
+@pytest.mark.parametrize("text", TINY + [lv.text() for lv in parse_levels(bundled_text("microban"))[:3]])
+def test_incremental_estimates_and_player_regions_match_a_fresh_computation(text):
+    """Children's h (table deltas) equals h from scratch; the shortcut regions equal a flood."""
+    board, states, _dist = space(text)
+    problems = [SokobanProblem(board, "nearest-goal"), SokobanProblem(board, "matching"),
+                SokobanProblem(board, "nearest-goal", packing=True)]
+    for s in states:
+        boxes, _player = s
+        for p in problems:
+            h = p.heuristic(s)
+            if h >= INF:
+                continue
+            for _a, child, _c, ch in p.successors_with_h(s, h):
+                assert ch == p.heuristic(child), (p.h_name, p.packing)
+                region = flood(1 << child[1], board.floor & ~child[0], board.width)
+                assert child[1] == (region & -region).bit_length() - 1
+
+
+def test_packing_order_fills_a_dead_end_corridor_from_the_back():
+    board = Board(parse_level("#######\n#..   #\n###$$ #\n  #  @#\n  #####"))
+    pack = Packing(board)
+    back, front = square(board, 1, 1), square(board, 1, 2)
+    assert pack.layers == [1 << front, 1 << back] and pack.ordered
+    p = SokobanProblem(board, "nearest-goal", packing=True)
+    near = SokobanProblem(board, "nearest-goal")
+    other = 1 << square(board, 2, 4)
+    parked = ((1 << front) | other, square(board, 3, 3))
+    at_back = ((1 << back) | other, square(board, 3, 3))
+    assert near.heuristic(parked) == near.heuristic(at_back)  # nearest-goal sees no difference
+    assert p.heuristic(parked) > p.heuristic(at_back)  # the packing guide wants the back goal first
+    assert p.heuristic(((1 << front) | (1 << back), square(board, 3, 3))) == 0
+    assert not Packing(Board(parse_level("#####\n#@$.#\n#####"))).ordered

@@ -43,14 +43,21 @@ class NPuzzleDomain(Domain):
         return found
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
+        """Optimal up to 4x4; weighted A* on 5x5 (pattern databases: weight 1.6 gave
+        solutions 1.18x optimal on Korf & Felner's 24-puzzles); line by line beyond, where
+        whole-board weighted A* stalls (configs/npuzzle24.toml, npuzzle-large.toml)."""
+        from searchkit.plugins import engines
+
         width, height = self._size(options)
         if (width, height) == (4, 4):
-            from searchkit.plugins import engines
-
             engine = FAST_ENGINE if FAST_ENGINE in engines() else "idastar"
             return engine, "pdb-663" if "pdb-663" in self.heuristics else "linear-conflict", {}
+        if (width, height) == (5, 5) and "pdb-55554" in self.heuristics:
+            return "astar", "pdb-55554", {"weight": 1.6}
+        if width * height > 25 and "npuzzle-stages" in engines():
+            return "npuzzle-stages", None, {}
         if width * height > 16:
-            return "astar", "linear-conflict", {"weight": 2}
+            return "astar", "linear-conflict", {"weight": 2 if width * height <= 25 else 5}
         return "astar", "linear-conflict", {}
 
     def _size(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -133,16 +140,16 @@ class NPuzzleDomain(Domain):
 
     # -- benchmarks -------------------------------------------------------------------------
     def load_instances(self, source: str, base_dir: Path) -> list[Instance]:
-        """``npuzzle:korf100`` or a file with one board a line, optionally followed by its
-        optimal length (``#`` starts a comment)."""
+        """``npuzzle:korf100``, ``npuzzle:korf24`` or a file with one board a line, optionally
+        followed by its optimal length (``#`` starts a comment)."""
         if source.startswith("npuzzle:"):
             name = source.split(":", 1)[1]
-            if name != "korf100":
-                raise InputError(f"unknown bundled n-puzzle set {name!r} (known: korf100)")
-            from .korf import load_korf100
+            from .korf import BUNDLED
 
+            if name not in BUNDLED:
+                raise InputError(f"unknown bundled n-puzzle set {name!r} (known: {', '.join(BUNDLED)})")
             return [Instance(str(i), {"board": " ".join(map(str, board))}, length)
-                    for i, (board, length) in enumerate(load_korf100(), 1)]
+                    for i, (board, length) in enumerate(BUNDLED[name](), 1)]
         path = Path(source) if Path(source).is_absolute() else base_dir / source
         try:
             text = path.read_text(encoding="utf-8-sig")

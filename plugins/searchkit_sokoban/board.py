@@ -66,6 +66,7 @@ class Board:
         self.is_wall = bytearray(0 if self.floor >> i & 1 else 1 for i in range(self.size))
         self.is_goal = bytearray(self.goals >> i & 1 for i in range(self.size))
         self._components()
+        self._rings()
         self._distances()
 
     # -- components of the floor without one square ----------------------------------
@@ -93,6 +94,33 @@ class Board:
             self.compmask[x] = tuple(comps)
             self.side_comp[x] = tuple(sides)
             self.multi[x] = len(comps) > 1
+
+    def _rings(self) -> None:
+        """The 8 squares around each floor square, clockwise from above (for `keeps_region`)."""
+        w = self.width
+        around = (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1)
+        self.ring: list[tuple[int, ...] | None] = [None] * self.size
+        for x in bits(self.floor):
+            sq = tuple(x + o for o in around)
+            if all(0 <= n < self.size for n in sq) and abs(x % w - (x + 1) % w) == 1 and x % w:
+                self.ring[x] = sq
+
+    def keeps_region(self, x: int, free: int) -> bool:
+        """True when filling square ``x`` cannot split the free area around it.
+
+        The free side neighbours of ``x`` must all be joined through the free squares of
+        the ring around it; then any walk through ``x`` has a detour around it.
+        """
+        ring = self.ring[x]
+        if ring is None:
+            return False
+        groups = 0
+        for i in (0, 2, 4, 6):
+            if free >> ring[i] & 1:
+                nxt = ring[(i + 2) & 7]
+                if not (free >> ring[i + 1] & 1 and free >> nxt & 1):
+                    groups += 1
+        return groups <= 1
 
     def comp_of(self, x: int, p: int) -> int:
         """Index of the component of floor-without-``x`` holding square ``p``."""

@@ -23,10 +23,6 @@ from __future__ import annotations
 from .board import flood
 
 
-def _shift(mask: int, o: int) -> int:
-    return mask << o if o > 0 else mask >> -o
-
-
 def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None:
     """Barrier boxes of the PI-corral with the fewest inward pushes, or None.
 
@@ -66,12 +62,18 @@ def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None
         others = boxes & ~barrier
         pushes = 0
         for o in board.offsets:
-            movable = barrier & _shift(target, -o) & _shift(floor, o)
-            from_reach = movable & _shift(reach, o)
-            dst = _shift(from_reach, o)
+            # a box on x is pushed to x+o from x-o: shifts by o move masks the push's way
+            if o > 0:
+                movable = barrier & (target >> o) & (floor << o)
+                dst = (movable & (reach << o)) << o
+                blocked = ((movable & (others << o)) << o) & ~barrier
+            else:
+                movable = barrier & (target << -o) & (floor >> -o)
+                dst = (movable & (reach >> -o)) >> -o
+                blocked = ((movable & (others >> -o)) >> -o) & ~barrier
             if dst & ~area & ~barrier:
                 break  # I fails: a push out of the corral is possible
-            if _shift(movable & _shift(others, o), o) & ~barrier:
+            if blocked:
                 break  # P/I fail: a box outside the barrier may free a push later
             pushes += (dst & area).bit_count()
         else:

@@ -15,6 +15,7 @@ from .board import INF
 
 NEAREST = "nearest-goal"
 MATCHING = "matching"
+PACKING = "packing"
 
 
 class RowCosts:

@@ -21,11 +21,11 @@ def register_commands(cli):
 def register_engines(register):
     from searchkit import EngineInfo
 
-    from .portfolio import FIRST_BUDGET, portfolio
+    from .portfolio import DEFAULT_GUIDES, portfolio
 
     register(EngineInfo("sokoban-portfolio", portfolio,
-                        "Sokoban: greedy on nearest-goal and on matching in turns, doubling budgets",
-                        heuristic="used", params={"budget": FIRST_BUDGET}))
+                        "Sokoban: one greedy search, an open list per guide (matching, nearest-goal, packing)"
+                        " taking turns", heuristic="used", params={"guides": DEFAULT_GUIDES}))
 
 
 @hookimpl

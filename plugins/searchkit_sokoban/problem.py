@@ -15,7 +15,8 @@ from typing import NamedTuple
 from .board import DIRS, INF, Board, bits, flood
 from .corral import pi_corral_boxes
 from .deadlocks import freeze_deadlock
-from .heuristics import MATCHING, NEAREST, RowCosts
+from .heuristics import MATCHING, NEAREST, PACKING, RowCosts
+from .packing import Packing
 
 
 class Push(NamedTuple):
@@ -34,8 +35,12 @@ class SokobanProblem:
     """Push successors with deadlock pruning and an optional incremental heuristic."""
 
     def __init__(self, board: Board, heuristic: str | None = MATCHING, disabled: frozenset = frozenset(),
-                 optimize: str = "pushes"):
+                 optimize: str = "pushes", packing: bool = False):
         self.board = board
+        # the inadmissible goal-room guide replaces the heuristic on levels with a packing order
+        self.packing = Packing(board) if packing and heuristic is not None else None
+        if self.packing is not None and not self.packing.ordered:
+            self.packing = None
         self.h_name = heuristic
         self.disabled = disabled
         self.moves = optimize == "moves"
@@ -44,7 +49,9 @@ class SokobanProblem:
         self.prune_unmatched = "bipartite" not in disabled
         # inward-first corral pruning keeps push-optimal solutions, not move-optimal ones
         self.use_corral = "corral" not in disabled and not self.moves
-        self._costs = RowCosts(board, heuristic).cost if heuristic in (MATCHING, NEAREST) else None
+        rows = RowCosts(board, heuristic) if heuristic in (MATCHING, NEAREST) else None
+        self._costs = rows.cost if rows is not None else None
+        self._near = rows.near if rows is not None else None
         if heuristic is None:
             self.heuristic = None  # the engines see "no heuristic"
             self.successors_with_h = None
@@ -63,12 +70,32 @@ class SokobanProblem:
     def successors_with_h(self, state, h):
         return self._expand(state, True)
 
+    def successors_with_guides(self, state, guides):
+        """Children with a tuple of estimates, one per ``guide(keys, boxes)``.
+
+        The first guide should be the one whose infinity proves a deadlock (matching)."""
+        return self._expand(state, True, guides)
+
+    def guides(self, names) -> list:
+        """``guide(keys, boxes) -> int`` functions for heuristic names (plus ``packing``)."""
+        out = []
+        for name in names:
+            if name == PACKING:
+                packing = self.packing or Packing(self.board)
+                if packing.ordered:
+                    out.append(packing.cost)
+            else:
+                costs = RowCosts(self.board, name).cost
+                out.append(lambda keys, _boxes, costs=costs: costs(keys))
+        return out
+
     def heuristic(self, state) -> float:
         boxes, player = state
         if self.board.impossible:
             return float("inf")
         b = self.board
-        h = self._costs([x * 4 + b.comp_of(x, player) for x in bits(boxes)])
+        keys = [x * 4 + b.comp_of(x, player) for x in bits(boxes)]
+        h = self._costs(keys) if self.packing is None else self.packing.cost(keys, boxes)
         return float("inf") if h >= INF else h
 
     def describe(self, state) -> str:
@@ -109,7 +136,7 @@ class SokobanProblem:
                     queue.append(n)
         return dist
 
-    def _expand(self, state, want_h: bool) -> list:
+    def _expand(self, state, want_h: bool, guides=None) -> list:
         """Children ``(action, child, cost, h)`` of ``state`` that no detector prunes."""
         board = self.board
         if board.impossible:
@@ -130,8 +157,23 @@ class SokobanProblem:
         nearest, side_comp, multi, compmask = board.nearest, board.side_comp, board.multi, board.compmask
         use_dead, use_freeze = self.use_dead, self.use_freeze
         cost_of_keys = self._costs if want_h else None
+        if guides is not None and cost_of_keys is None:
+            cost_of_keys = guides[0]
         prune = self.prune_unmatched
+        packing = self.packing
+        keeps_region = board.keeps_region
         box_list = bits(boxes) if want_h else None
+        # nearest-goal by table deltas: boxes off cut squares keep their cost whatever the push
+        quick = want_h and guides is None and packing is None and self.h_name == NEAREST
+        if quick:
+            near_of = self._near
+            still = 0
+            cut_boxes = []
+            for x in box_list:
+                if multi[x]:
+                    cut_boxes.append(x)
+                else:
+                    still += near_of[x * 4]
         walks = self._walk_lengths(boxes, player) if self.moves else None
         out = []
         for k, o in enumerate(board.offsets):
@@ -151,7 +193,21 @@ class SokobanProblem:
                 if use_freeze and freeze_deadlock(dst, nboxes, board):
                     continue
                 h = 0
-                if cost_of_keys is not None:
+                if quick:
+                    h = still + near_of[dst * 4 + side_comp[dst][back]]
+                    if not multi[src]:
+                        h -= near_of[src * 4]
+                    for x in cut_boxes:
+                        if x != src:
+                            for ci, m in enumerate(compmask[x]):
+                                if m >> src & 1:
+                                    h += near_of[x * 4 + ci]
+                                    break
+                    if h >= INF:
+                        if prune:
+                            continue
+                        h = INF
+                elif cost_of_keys is not None:
                     keys = []
                     for x in box_list:
                         if x == src:
@@ -163,16 +219,27 @@ class SokobanProblem:
                                     break
                         else:
                             keys.append(x * 4)
-                    h = cost_of_keys(keys)
-                    if h >= INF:
-                        if prune:
+                    if guides is not None:
+                        h = tuple([f(keys, nboxes) for f in guides])
+                        if h[0] >= INF and prune:
                             continue
-                        h = INF
+                    else:
+                        h = cost_of_keys(keys) if packing is None else packing.cost(keys, nboxes)
+                        if h >= INF:
+                            if prune:
+                                continue
+                            h = INF
                 if self.moves:
                     child = (nboxes, src)
                     cost = walks[src - o] + 1
                 else:
-                    region = flood(low, floor & ~nboxes, w)
+                    cfree = floor & ~nboxes
+                    if not (reach >> dst & 1):
+                        region = flood(reach | low, cfree, w)  # the old region only grows
+                    elif keeps_region(dst, cfree):
+                        region = flood((reach ^ (1 << dst)) | low, cfree, w)
+                    else:
+                        region = flood(low, cfree, w)
                     child = (nboxes, (region & -region).bit_length() - 1)
                     cost = 1
                 out.append((Push(src, k, w), child, cost, h))
