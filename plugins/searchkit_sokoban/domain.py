@@ -28,6 +28,10 @@ class SokobanDomain(Domain):
         Param("optimal", bool, False, help="A* with an admissible heuristic: push-optimal (or move-optimal) answers"),
         Param("no_deadlock", str, None, help=f"turn detectors off, comma list: {','.join(DETECTORS)} or all"),
         Param("boards", bool, False, help="print the board after every push"),
+        Param("gif", str, None, help="write an animated GIF of the solution to this file"),
+        Param("png", str, None, help="write the start position as a picture to this PNG file"),
+        Param("frames", str, None, help="write the solution as numbered PNG frames into this directory"),
+        Param("frames_per", str, "push", help="pictures: one frame per push (default) or per move"),
     ]
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:
@@ -60,6 +64,10 @@ class SokobanDomain(Domain):
         if optimize not in OPTIMIZE:
             raise InputError(f"--optimize must be one of {', '.join(OPTIMIZE)} (got {optimize!r})")
         disabled = parse_disabled(options.get("no_deadlock"))
+        if any(options.get(k) for k in ("gif", "png", "frames")) or (options.get("frames_per") or "push") != "push":
+            from .picture import check_options
+
+            check_options(options)  # a bad picture path fails now, not after the search
         board = Board(self.level_of(options))
         if heuristic is None:
             return SokobanProblem(board, None, disabled, optimize)
@@ -72,6 +80,12 @@ class SokobanDomain(Domain):
         return problem
 
     # -- output -------------------------------------------------------------------------------
+    def after_solve(self, problem: SokobanProblem, result, options: dict[str, Any], echo) -> None:
+        if any(options.get(k) for k in ("gif", "png", "frames")):
+            from .picture import write_outputs
+
+            write_outputs(problem.board.level, self._lurd(problem, result), options, echo)
+
     def _lurd(self, problem: SokobanProblem, result) -> str:
         cached = getattr(result, "_sokoban_lurd", None)
         if cached is None:
