@@ -99,7 +99,8 @@ class NPuzzleDomain(Domain):
             if builtin is not None:
                 builtin[0](problem)
             else:
-                problem.use_heuristic(heuristic.make(problem), admissible=heuristic.admissible)
+                fn = heuristic.make(problem)
+                problem.use_heuristic(fn, getattr(fn, "successors_with_h", None), admissible=heuristic.admissible)
         return problem
 
     # -- output -----------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Interfaces the domain and the fast engine use:
 
 * ``PARTITIONS``: name -> `Partition` (``pdb-555`` and ``pdb-663`` for 4x4, ``pdb-8`` for
-  3x3; the 7-8 partition is not offered: its 8-tile group has 4.2e9 abstract states).  A partition's groups are written for the *canonical* goal, the
+  3x3, ``pdb-55554`` for 5x5; the 7-8 partition is not offered: its 8-tile group has 4.2e9
+  abstract states).  A partition's groups are written for the *canonical* goal, the
   blank-first one (tile k's home is cell k).  For another goal, `goal_groups` carries the
   canonical cells onto the goal with the board symmetry that takes cell 0 to the goal's
   blank cell (identity, 180-degree turn, or a mirror; the blank-last goal gets the
@@ -11,7 +12,8 @@ Interfaces the domain and the fast engine use:
   tiles whose goal cells are those cells.  When no symmetry takes cell 0 to the blank's
   goal cell, canonical cell k means the k-th non-blank goal cell in row-major order.
 * ``pdb_heuristics()``: the partitions as `searchkit.Heuristic`s; ``make(problem)`` loads
-  (or builds, once, and caches) the tables and returns ``state_int -> value``.
+  (or builds, once, and caches) the tables and returns ``state_int -> value``, whose
+  ``successors_with_h`` attribute is the incremental successor function (`pdb_packed`).
 * `get_database(name, width, height, goal)`: the loaded `PatternDatabase`, memoised per
   process; `PatternDatabase.lookup_tables()` gives what the incremental engines need.
 
@@ -65,6 +67,11 @@ PARTITIONS: dict[str, Partition] = {
                   "15-puzzle additive pattern databases, 6-6-3 (Korf & Felner) + reflection"),
         Partition("pdb-8", 3, 3, ((1, 2, 3, 4, 5, 6, 7, 8),),
                   "8-puzzle exact pattern database (all 181,440 states)"),
+        # Korf & Felner's 6-6-6-6 groups less one tile each; those four tiles form the fifth group
+        # (a 6-tile group over 25 cells has 2.4e9 abstract states, beyond this builder)
+        Partition("pdb-55554", 5, 5, ((1, 2, 5, 6, 7), (3, 4, 8, 9, 14), (10, 15, 16, 20, 21), (18, 19, 22, 23, 24),
+                                      (11, 12, 13, 17)),
+                  "24-puzzle additive pattern databases, 5-5-5-5-4 + reflection (~4 min to build once, 40 MB)"),
     ]
 }
 
@@ -551,8 +558,15 @@ def pdb_heuristics() -> dict[str, Heuristic]:
     """The partitions as heuristics; ``make(problem)`` loads or builds on first use."""
     def maker(name: str):
         def make(problem) -> Callable[[int], int]:
+            from .pdb_packed import packed_lookups
+
             db = get_database(name, problem.width, problem.height, tuple(problem.goal))
-            return db.state_heuristic(problem.bits, problem.mask)
+            packed = packed_lookups(db, problem)
+            if packed is None:
+                return db.state_heuristic(problem.bits, problem.mask)
+            h, successors_with_h = packed
+            h.successors_with_h = successors_with_h  # for NPuzzleProblem.use_heuristic's incremental slot
+            return h
 
         return make
 

@@ -1,4 +1,4 @@
-"""Registers the n-puzzle domain (and its fast IDA* engine) with searchkit."""
+"""Registers the n-puzzle domain (and its fast IDA* and line-by-line engines) with searchkit."""
 
 from searchkit import EngineInfo, hookimpl
 
@@ -12,6 +12,11 @@ def register_domains(register):
 
 @hookimpl
 def register_engines(register):
+    from .stages import npuzzle_stages
+
+    register(EngineInfo("npuzzle-stages", npuzzle_stages,
+                        "big boards one edge line at a time, small searches per tile (fast, suboptimal)",
+                        params={"weight": 3}))
     try:
         from .fastida import npuzzle_idastar
     except ImportError:

@@ -22,7 +22,8 @@ from .baseline import is_baseline, prepare_job
 TOP_KEYS = {"name", "domain", "description", "options", "instances", "limits", "configs"}
 INSTANCE_KEYS = {"file", "seeds", "list", "select"}
 LIMIT_KEYS = {"timeout_s", "max_expanded", "max_stored", "max_rss_mb"}
-CONFIG_KEYS = {"name", "engine", "heuristic", "params", "options"}
+CONFIG_KEYS = {"name", "engine", "heuristic", "params", "options", "observer"}
+OBSERVERS = ("none", "null")  # "null": a listener that ignores every event (what listening costs)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Config:
     heuristic: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    observer: str = "none"
 
     @property
     def is_baseline(self) -> bool:
@@ -319,5 +321,8 @@ def _configs(where: str, value: Any, domain: Domain, base: Path) -> list[Config]
             name = "-".join(x for x in (engine or "default", heuristic) if x)
         if any(c.name == name for c in configs):
             raise InputError(f"{where}: {section}: a configuration called {name!r} comes earlier; give it a name")
-        configs.append(Config(name, engine, heuristic, params, options))
+        observer = _string(where, f"{section} observer", entry.get("observer")) or "none"
+        if observer not in OBSERVERS:
+            raise InputError(f"{where}: {section} observer: expected one of {', '.join(OBSERVERS)}, got {observer!r}")
+        configs.append(Config(name, engine, heuristic, params, options, observer))
     return configs

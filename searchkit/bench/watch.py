@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from multiprocessing import connection
 from typing import Any, Callable, Iterator
 
+from ..limits import current_rss_bytes
 from .worker import ERROR, LIMIT, Task, failure_record, run_task
 
 HARD_FACTOR = 1.2  # the hard kill comes at timeout * HARD_FACTOR + grace
@@ -139,10 +140,12 @@ class _SubprocessChild:
 class _Slot:
     """A running child and what the parent knows about it."""
 
-    __slots__ = ("task", "child", "spawned", "started", "deadline", "peak_rss")
+    __slots__ = ("task", "child", "spawned", "started", "deadline", "peak_rss", "base_rss")
 
-    def __init__(self, task: Task, child, now: float):
+    def __init__(self, task: Task, child, now: float, base_rss: int = 0):
         self.task, self.child = task, child
+        # a forked child starts with the parent's resident pages; only its growth counts
+        self.base_rss = base_rss
         self.spawned = now
         self.started: float | None = None
         self.deadline: float | None = now + SETUP_TIMEOUT_S
@@ -179,8 +182,10 @@ class Watcher:
                 tick()
 
     def _spawn(self, task: Task) -> _Slot:
-        child = _SubprocessChild(task) if self.start == "subprocess" else _ForkChild(self.ctx, task)
-        return _Slot(task, child, time.monotonic())
+        if self.start == "subprocess":
+            return _Slot(task, _SubprocessChild(task), time.monotonic())
+        base = current_rss_bytes()
+        return _Slot(task, _ForkChild(self.ctx, task), time.monotonic(), base)
 
     def _service(self, slot: _Slot, now: float) -> dict[str, Any] | None:
         """The slot's record if it is over (finished, died, or killed now), else None."""
@@ -209,10 +214,11 @@ class Watcher:
         rss = rss_of(slot.child.pid)
         if rss > slot.peak_rss:
             slot.peak_rss = rss
-        if rss > self.ceiling:
+        if rss - slot.base_rss > self.ceiling:
             slot.child.kill()
             return failure_record(slot.task, LIMIT,
-                                  f"killed at {rss / MB:.0f} MB resident (ceiling {self.ceiling_mb:g} MB)",
+                                  f"killed at {rss / MB:.0f} MB resident, {(rss - slot.base_rss) / MB:.0f} MB of it "
+                                  f"its own (ceiling {self.ceiling_mb:g} MB)",
                                   reason="memory", elapsed_s=elapsed, peak_rss=rss)
         return None
 

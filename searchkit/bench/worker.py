@@ -121,7 +121,10 @@ def run_task(task: Task, send) -> None:
         peak_before = _peak_rss()
         from ..solving import execute
 
-        result = execute(job, task.limits.to_limits())
+        from ..observer import Observer
+
+        observer = Observer() if task.config.observer == "null" else None
+        result = execute(job, task.limits.to_limits(), observer)
         peak_after = _peak_rss()
         stats = result.stats
         # ru_maxrss is exact but counts the set-up too; if the search did not raise it,
