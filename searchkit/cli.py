@@ -107,7 +107,9 @@ COMMON = [
 ]
 TREE_ONLY = [
     ("output", Path, ..., typer.Option("--output", "-o", help="file to write: .png .svg .pdf .graphml .gexf .dot .json")),
-    ("tree_nodes", int, 2000, typer.Option("--max-tree", help="record at most this many tree nodes")),
+    ("tree_nodes", int, 2000, typer.Option("--max-nodes", help="record and draw at most this many tree nodes")),
+    # here --max-nodes caps the tree, so the expansion limit takes another name
+    ("max_nodes", Optional[int], None, typer.Option("--max-expanded", help="stop the search after this many expansions")),
 ]
 SOLVE_ONLY = [
     ("tree", Optional[Path], None, typer.Option("--tree", help="also draw/export the search tree to this file")),
@@ -136,7 +138,7 @@ def _domain_parameters(domain: Domain, taken: set[str]) -> list[inspect.Paramete
 
 def _command_for(domain: Domain, extra: list, run: Callable[..., None]) -> Callable[..., None]:
     """A typer command whose options are the domain's options plus the common ones."""
-    specs = COMMON + extra
+    specs = list({spec[0]: spec for spec in COMMON + extra}.values())  # extra overrides a common option
     names = {name for name, *_ in specs}
 
     def command(**kwargs: Any) -> None:

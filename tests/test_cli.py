@@ -124,3 +124,18 @@ def test_ctrl_c_stops_the_search_prints_stats_and_exits_130():
     doc = json.loads(out)
     assert doc["status"] == "limit" and doc["stats"]["limit_reason"] == "interrupted"
     assert doc["stats"]["expanded"] > 0 and "Traceback" not in err
+
+
+def test_tree_command_caps_the_tree_and_exports(tmp_path):
+    import networkx as nx
+
+    out = tmp_path / "t.graphml"
+    r = run("tree", "npuzzle", "--board", BOARD, "--engine", "bfs", "--max-nodes", "50", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    graph = nx.read_graphml(out)
+    assert graph.number_of_nodes() == 50
+    r = run("tree", "npuzzle", "--board", BOARD, "--engine", "bfs", "--max-expanded", "10", "-o", str(out))
+    assert r.exit_code == 3  # the search limit stopped it; the partial tree is still written
+    assert out.exists()
+    r = run("tree", "npuzzle", "--board", BOARD, "-o", str(tmp_path / "t.xyz"))
+    assert r.exit_code != 0 and not (tmp_path / "t.xyz").exists()
