@@ -178,9 +178,14 @@ class GameApp(App):
 
             self.push_screen(Confirm(question), answer)
 
+    def _panel(self, selector: str) -> Static:
+        """A widget of the game screen, even while a prompt or question is on top of it
+        (the app's own query would search the prompt)."""
+        return self.screen_stack[0].query_one(selector, Static)
+
     def say(self, text: str) -> None:
         self.message = text
-        self.query_one("#message", Static).update(text)
+        self._panel("#message").update(text)
 
     def refresh_view(self) -> None:
         self.board.refresh(layout=True)
@@ -191,13 +196,13 @@ class GameApp(App):
         lines.append(f"Speed  {SPEEDS[self.speed]:g} s/move")
         if s.solved:
             lines += ["", "[b green]SOLVED[/b green]"]
-        self.query_one("#info", Static).update("\n".join(line for line in lines if line is not None))
+        self._panel("#info").update("\n".join(line for line in lines if line is not None))
 
     def _tick(self) -> None:
         if self.runner.busy:
-            self.query_one("#solver", Static).update(self.runner.status().line())
+            self._panel("#solver").update(self.runner.status().line())
         elif self.runner.done:
-            self.query_one("#solver", Static).update("")
+            self._panel("#solver").update("")
             self._finish_solve()
         if self.session.clock.running:
             self.refresh_view()
@@ -294,7 +299,7 @@ class GameApp(App):
             self.runner_mode = mode
             self._solve_generation = self._generation
             self.say("Solving in the background... keep playing, or Esc to cancel.")
-            self.query_one("#solver", Static).update(self.runner.status().line())
+            self._panel("#solver").update(self.runner.status().line())
 
     def action_hint(self) -> None:
         self._stop_animation()
