@@ -3,6 +3,7 @@
 from .atomic import atomic_path, write_atomic
 from .domain import Domain, Heuristic, Instance, Param
 from .engines import EngineInfo, astar, best_first, bfs, bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar
+from .engines.paths import path_from_links
 from .errors import InputError
 from .hookspecs import hookimpl
 from .limits import Limits
@@ -40,6 +41,7 @@ __all__ = [
     "greedy",
     "hookimpl",
     "iddfs",
+    "path_from_links",
     "idastar",
     "replay",
     "solve",

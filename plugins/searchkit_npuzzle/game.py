@@ -15,6 +15,7 @@ from searchkit import InputError
 from searchkit.play import GameSession, solve_moves
 
 from .board import MAX_SIDE, check_board, is_solvable, scrambled_board
+from .problem import OPPOSITE
 
 BLANK_MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 TILE_TO_BLANK = {"up": "D", "down": "U", "left": "R", "right": "L"}  # a tile slides opposite to the blank
@@ -98,7 +99,8 @@ class NPuzzleGame(GameSession):
         self.restart()
 
     # -- the rules ----------------------------------------------------------------------------
-    def apply(self, move: str) -> str | None:
+    def _target(self, move: str) -> int | None:
+        """The cell the blank reaches by ``move``, or None off the board (or no such move)."""
         step = BLANK_MOVES.get(move)
         if step is None:
             return None
@@ -106,14 +108,18 @@ class NPuzzleGame(GameSession):
         r, c = r + step[0], c + step[1]
         if not (0 <= r < self.height and 0 <= c < self.width):
             return None
-        p = r * self.width + c
+        return r * self.width + c
+
+    def apply(self, move: str) -> str | None:
+        p = self._target(move)
+        if p is None:
+            return None
         self.board[self.blank], self.board[p] = self.board[p], 0
         self.blank = p
         return move
 
     def revert(self, recorded: str) -> None:
-        back = {"U": "D", "D": "U", "L": "R", "R": "L"}[recorded]
-        self.apply(back)
+        self.apply(OPPOSITE[recorded])
 
     def reset_position(self) -> None:
         self.board = list(self.start)
@@ -138,14 +144,8 @@ class NPuzzleGame(GameSession):
 
     def tile_moved_by(self, move: str) -> int | None:
         """The tile that ``move`` of the blank would slide, in the current position."""
-        step = BLANK_MOVES.get(move)
-        if step is None:
-            return None
-        r, c = divmod(self.blank, self.width)
-        r, c = r + step[0], c + step[1]
-        if not (0 <= r < self.height and 0 <= c < self.width):
-            return None
-        return self.board[r * self.width + c]
+        p = self._target(move)
+        return None if p is None else self.board[p]
 
     # -- saving -------------------------------------------------------------------------------
     def params(self) -> dict[str, Any]:

@@ -151,15 +151,16 @@ class GameApp(App):
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        self._panels: dict[str, Static] = {}
         yield Header(show_clock=False)
         with Horizontal(id="main"):
             with Vertical(id="board-box"):
                 self.board = self.make_board()
                 yield self.board
             with Vertical(id="side"):
-                yield Static(id="info")
-                yield Static(id="solver")
-        yield Static(self.message, id="message")
+                yield self._panels.setdefault("#info", Static(id="info"))
+                yield self._panels.setdefault("#solver", Static(id="solver"))
+        yield self._panels.setdefault("#message", Static(self.message, id="message"))
         yield Footer()
 
     def on_mount(self) -> None:
@@ -179,9 +180,9 @@ class GameApp(App):
             self.push_screen(Confirm(question), answer)
 
     def _panel(self, selector: str) -> Static:
-        """A widget of the game screen, even while a prompt or question is on top of it
-        (the app's own query would search the prompt)."""
-        return self.screen_stack[0].query_one(selector, Static)
+        """A text panel of the game screen, kept from `compose`: a query would search a
+        prompt on top of it, or find nothing while the app starts or shuts down."""
+        return self._panels[selector]
 
     def say(self, text: str) -> None:
         self.message = text
