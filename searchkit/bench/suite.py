@@ -124,16 +124,19 @@ def load_suite(path: str | Path, *, select: str | None = None, timeout_s: float 
 
 
 def validate_configs(suite: Suite) -> None:
-    """Resolve every configuration on the first instance, so a typo fails before any run."""
+    """Resolve every configuration on the first instance, so a typo fails before any run
+    (and the heuristics' tables and engines' compiled code are loaded once, in the parent)."""
     if not suite.instances:
         return
     first = suite.instances[0]
     for i, config in enumerate(suite.configs, 1):
         try:
-            prepare_job(suite.domain, suite.options_for(config, first), config.engine, config.heuristic,
-                        config.params)
+            job = prepare_job(suite.domain, suite.options_for(config, first), config.engine, config.heuristic,
+                              config.params)
         except InputError as e:
             raise InputError(f"{suite.path}: [[configs]] #{i} ({config.name}): {e}") from None
+        if job.engine.warm_up is not None:  # done once here, inherited by every forked worker
+            job.engine.warm_up()
 
 
 def parse_select(text: Any, count: int, where: str) -> list[int]:

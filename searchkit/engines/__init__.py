@@ -24,6 +24,8 @@ class EngineInfo:
     ``heuristic``: ``"required"``, ``"used"`` or ``"ignored"``.  ``optimal``: what its
     answers are optimal in when ``params`` keep their defaults (``"cost"``, ``"steps"`` or
     ``""`` for no guarantee).  ``params``: accepted keyword parameters and their defaults.
+    ``warm_up``: one-off set-up the benchmark runner does in its parent process, so that
+    every forked worker starts with it done (e.g. loading a compiled kernel).
     """
 
     name: str
@@ -33,11 +35,12 @@ class EngineInfo:
     optimal: str = ""
     backward: bool = False
     params: dict[str, Any] = field(default_factory=dict)
+    warm_up: Callable[[], None] | None = None  # load compiled code etc. once, before timing anything
 
     def guarantee(self, params: dict[str, Any] | None = None, admissible: bool = True) -> str:
         """``optimal`` or ``suboptimal (...)`` for a run with these parameters."""
         params = params or {}
-        weight = params.get("weight", 1)
+        weight = params.get("weight", self.params.get("weight", 1))  # the engine's own default when not given
         if self.optimal == "cost" and weight != 1:
             return f"suboptimal (weight {weight:g})"
         if self.optimal == "cost" and self.heuristic != "ignored" and not admissible:
