@@ -10,7 +10,7 @@ import pytest
 
 from searchkit import InputError, Limits
 from searchkit.solving import execute, prepare
-from searchkit_npuzzle import pdb, pdb_cache
+from searchkit_npuzzle import fastida, pdb, pdb_cache
 from searchkit_npuzzle.board import is_solvable, scrambled_board
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF24_GOAL, load_korf24
@@ -74,7 +74,8 @@ def test_npuzzle24_suite_reads_and_uses_korfs_goal():
 
     suite = load_suite(ROOT / "configs" / "npuzzle24.toml", validate=False)
     assert len(suite.instances) == 50 and suite.options["goal"] == "blank-first"
-    assert all(c.engine == "astar" and c.heuristic == "pdb-55554" for c in suite.configs)
+    assert {c.engine for c in suite.configs} == {"astar", "npuzzle-wida"}
+    assert all(c.heuristic == "pdb-55554" for c in suite.configs)
 
 
 def test_npuzzle_large_suite_reads():
@@ -148,15 +149,19 @@ def test_small_5x5_databases_are_admissible_and_consistent():
 
 # -- defaults and guarantees ---------------------------------------------------------------------
 
-def test_larger_boards_defaults():
+def test_larger_boards_defaults(monkeypatch):
     domain = NPuzzleDomain()
+    if fastida.compiled_kernel_available():
+        assert domain.defaults({"size": "5"}) == ("npuzzle-wida", "pdb-55554", {"weight": fastida.WIDA_WEIGHT})
+    monkeypatch.setenv(fastida.DISABLE_ENV, "1")  # no compiled kernel: weighted A*
     assert domain.defaults({"size": "5"}) == ("astar", "pdb-55554", {"weight": 1.6})
     assert domain.defaults({"size": "4x5"}) == ("astar", "linear-conflict", {"weight": 2})
     for size in ("6", "7", "8", "5x6", "12"):
         assert domain.defaults({"size": size})[0] == "npuzzle-stages"
 
 
-def test_guarantee_strings():
+def test_guarantee_strings(monkeypatch):
+    monkeypatch.setenv(fastida.DISABLE_ENV, "1")  # the default without the compiled kernel: weighted A*
     job = prepare("npuzzle", {"size": "5", "seed": 1}, heuristic="linear-conflict")
     assert job.engine.name == "astar" and job.guarantee == "suboptimal (weight 1.6)"
     assert prepare("npuzzle", {"size": "5", "seed": 1}, "astar", "linear-conflict").guarantee == "optimal"
@@ -166,7 +171,8 @@ def test_guarantee_strings():
     assert prepare("npuzzle", {"size": "7", "seed": 1}).guarantee == "suboptimal"
 
 
-def test_weighted_astar_solves_a_24_puzzle_with_linear_conflict():
+def test_weighted_astar_solves_a_24_puzzle_with_linear_conflict(monkeypatch):
+    monkeypatch.setenv(fastida.DISABLE_ENV, "1")  # the default without the compiled kernel: weighted A*
     job = prepare("npuzzle", {"size": "5", "scramble": 80, "seed": 3}, heuristic="linear-conflict")
     result = execute(job, Limits(timeout_s=60))
     assert result.solved  # execute replays the moves: the path is checked

@@ -14,6 +14,7 @@ from .board import (check_board, format_board, is_solvable, make_goal, parse_siz
 from .problem import NPuzzleProblem
 
 FAST_ENGINE = "npuzzle-idastar"
+WIDA_ENGINE = "npuzzle-wida"
 
 
 class NPuzzleDomain(Domain):
@@ -43,9 +44,10 @@ class NPuzzleDomain(Domain):
         return found
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
-        """Optimal up to 4x4; weighted A* on 5x5 (pattern databases: weight 1.6 gave
-        solutions 1.18x optimal on Korf & Felner's 24-puzzles); line by line beyond, where
-        whole-board weighted A* stalls (configs/npuzzle24.toml, npuzzle-large.toml)."""
+        """Optimal up to 4x4; on 5x5 with pattern databases, compiled weighted IDA* (weight
+        1.5: 1.16x optimal on Korf & Felner's 24-puzzles, each under a second), else
+        weighted A* (weight 1.6: 1.18x); line by line beyond, where whole-board weighted A*
+        stalls (configs/npuzzle24.toml, npuzzle-large.toml)."""
         from searchkit.plugins import engines
 
         width, height = self._size(options)
@@ -53,6 +55,10 @@ class NPuzzleDomain(Domain):
             engine = FAST_ENGINE if FAST_ENGINE in engines() else "idastar"
             return engine, "pdb-663" if "pdb-663" in self.heuristics else "linear-conflict", {}
         if (width, height) == (5, 5) and "pdb-55554" in self.heuristics:
+            from .fastida import WIDA_WEIGHT, compiled_kernel_available
+
+            if WIDA_ENGINE in engines() and compiled_kernel_available():
+                return WIDA_ENGINE, "pdb-55554", {"weight": WIDA_WEIGHT}
             return "astar", "pdb-55554", {"weight": 1.6}
         if width * height > 25 and "npuzzle-stages" in engines():
             return "npuzzle-stages", None, {}

@@ -1,4 +1,4 @@
-"""The compiled IDA* kernel of `fastida`, used only when numba is importable.
+"""The compiled (weighted) IDA* kernel of `fastida`, used only when numba is importable.
 
 The depth-first search is iterative: the path (directions, next direction to try, the
 estimate at each depth) lives in arrays, so a call can stop after a slice of expansions
@@ -27,8 +27,11 @@ NO_BOUND = 1 << 40
 
 @njit(cache=True)
 def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, weight, mgroup, mweight, cmap,
-        keys, vals, sums):
+        keys, vals, sums, gw, hw):
     """Go on with the current iteration until it ends, finds the goal or expands ``stop`` nodes.
+
+    A child is pruned when ``gw * g + hw * h`` exceeds the bound: ``gw = hw = 1`` is IDA*,
+    ``hw / gw = w > 1`` weighted IDA* (integers, so bounds stay exact).
 
     ``keys``/``vals`` (depth x 2G: the plain groups, then the mirrored ones) and ``sums``
     (depth x 2) hold the heuristic's bookkeeping per depth, so backing up undoes nothing but
@@ -51,6 +54,7 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
             expanded += 1
         advanced = False
         back = path[d - 1] ^ 1 if d > 0 else -1
+        cg = (d + 1) * gw
         for dr in range(nextdir[d], 4):
             nb = nbr[blank * 4 + dr]
             if nb < 0 or dr == back:
@@ -59,9 +63,10 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
             generated += 1
             if kind == MANHATTAN:
                 ch = sums[d, 0] + md[t * n + blank] - md[t * n + nb]
-                if d + 1 + ch > bound:
-                    if d + 1 + ch < next_bound:
-                        next_bound = d + 1 + ch
+                f = cg + hw * ch
+                if f > bound:
+                    if f < next_bound:
+                        next_bound = f
                     continue
                 sums[d + 1, 0] = ch
             else:
@@ -69,9 +74,10 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
                 k = keys[d, g] + (blank - nb) * weight[t]
                 v = np.int64(flat[offs[g] + k])
                 hs = sums[d, 0] + v - vals[d, g]
-                if d + 1 + hs > bound:  # the plain sum alone prunes: no need for the mirror
-                    if d + 1 + hs < next_bound:
-                        next_bound = d + 1 + hs
+                f = cg + hw * hs
+                if f > bound:  # the plain sum alone prunes: no need for the mirror
+                    if f < next_bound:
+                        next_bound = f
                     continue
                 ch = hs
                 mg = mgroup[t]
@@ -80,9 +86,10 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
                     mk = keys[d, ng + mg] + (cmap[blank] - cmap[nb]) * mweight[t]
                     mv = np.int64(flat[offs[mg] + mk])
                     ms = sums[d, 1] + mv - vals[d, ng + mg]
-                    if d + 1 + ms > bound:
-                        if d + 1 + ms < next_bound:
-                            next_bound = d + 1 + ms
+                    f = cg + hw * ms
+                    if f > bound:
+                        if f < next_bound:
+                            next_bound = f
                         continue
                     if ms > ch:
                         ch = ms
@@ -142,15 +149,21 @@ def warm_up() -> None:
     two = np.zeros((4, 2), dtype=np.int64)
     run(np.array([0, 1, 2, 3], dtype=np.int64), np.zeros(6, dtype=np.int64), np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64), nbr, 0, MANHATTAN, np.zeros(16, dtype=np.int64), 4, np.zeros(1, dtype=np.uint8),
-        one, one, one, one, one, np.arange(4, dtype=np.int64), two, two.copy(), two.copy())
+        one, one, one, one, one, np.arange(4, dtype=np.int64), two, two.copy(), two.copy(), 1, 1)
     _warm = True
 
 
 class Search:
-    """Drives `run` iteration by iteration and slice by slice under the limits."""
+    """Drives `run` iteration by iteration and slice by slice under the limits.
 
-    def __init__(self, problem: Any, db: Any, guard: Any, observer: Observer | None):
+    ``gw``, ``hw``: the integer weights of g and h in the bound (see `run`); ``engine``
+    names the Result.
+    """
+
+    def __init__(self, problem: Any, db: Any, guard: Any, observer: Observer | None, gw: int = 1, hw: int = 1,
+                 engine: str = "npuzzle-idastar"):
         self.problem, self.guard, self.observer = problem, guard, observer
+        self.gw, self.hw, self.engine = gw, hw, engine
         self.n = n = problem.n
         self.nbr = np.full(4 * n, -1, dtype=np.int64)
         for b, moves in enumerate(neighbours(problem.width, problem.height)):
@@ -205,19 +218,22 @@ class Search:
 
     def solve(self):
         problem, guard, observer, sc = self.problem, self.guard, self.observer, self.sc
+        gw, hw, engine = self.gw, self.hw, self.engine
         if self.h0 == 0:
-            return finish(problem, [], self.stats(), SOLVED)
-        bound = self.h0
+            return finish(problem, [], self.stats(), SOLVED, engine)
+        bound = hw * self.h0
         limit = guard.max_expanded
         while True:
             self.iterations += 1
+            shown = bound if gw == 1 else bound / gw  # in moves, as the observer expects
             if observer is not None:
-                observer.iteration(bound)
-            path = np.zeros(bound + 2, dtype=np.int64)
-            nextdir = np.zeros(bound + 2, dtype=np.int64)
-            keys = np.zeros((bound + 2, len(self.root_keys)), dtype=np.int64)
+                observer.iteration(shown)
+            depth = bound // gw + 2  # no path of the iteration is deeper
+            path = np.zeros(depth, dtype=np.int64)
+            nextdir = np.zeros(depth, dtype=np.int64)
+            keys = np.zeros((depth, len(self.root_keys)), dtype=np.int64)
             vals = np.zeros_like(keys)
-            sums = np.zeros((bound + 2, 2), dtype=np.int64)
+            sums = np.zeros((depth, 2), dtype=np.int64)
             keys[0], vals[0], sums[0] = self.root_keys, self.root_vals, self.root_sums
             sc[BLANK] = int(np.flatnonzero(self.board == 0)[0])
             sc[DEPTH] = 0
@@ -229,16 +245,16 @@ class Search:
                     stop = limit
                 status = run(self.board, sc, path, nextdir, self.nbr, stop, self.kind, self.md, self.n, self.flat,
                              self.offs, self.group, self.weight, self.mgroup, self.mweight, self.cmap,
-                             keys, vals, sums)
+                             keys, vals, sums, gw, hw)
                 if status != PAUSED:
                     break
                 self.reason = guard.check(int(sc[EXPANDED]), int(sc[DEPTH]))
                 if observer is not None:
-                    observer.progress(int(sc[EXPANDED]), int(sc[GENERATED]), bound)
+                    observer.progress(int(sc[EXPANDED]), int(sc[GENERATED]), shown)
                 if self.reason is not None:
-                    return finish(problem, [], self.stats(), LIMIT)
+                    return finish(problem, [], self.stats(), LIMIT, engine)
             if status == FOUND:
-                return finish(problem, [int(d) for d in path[:sc[DEPTH]]], self.stats(), SOLVED)
+                return finish(problem, [int(d) for d in path[:sc[DEPTH]]], self.stats(), SOLVED, engine)
             if sc[NEXT_BOUND] == NO_BOUND:
-                return finish(problem, [], self.stats(), NO_SOLUTION)
+                return finish(problem, [], self.stats(), NO_SOLUTION, engine)
             bound = int(sc[NEXT_BOUND])

@@ -37,6 +37,8 @@ from math import perm
 from pathlib import Path
 from typing import Callable
 
+from functools import lru_cache
+
 import numpy as np
 
 from searchkit import Heuristic, InputError
@@ -199,11 +201,13 @@ def unrank(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
     return cells
 
 
+@lru_cache(maxsize=2)
 def sparse_index(n: int, k: int) -> np.ndarray:
-    """``sum(cell_j * n**j)`` of every k-permutation of n cells, in rank order.
+    """``sum(cell_j * n**j)`` of every k-permutation of n cells, in rank order (read-only).
 
     Built prefix by prefix (each prefix extended by its free cells in increasing order keeps
-    the lexicographic order), which is several times faster than unranking them all.
+    the lexicographic order), which is several times faster than unranking them all.  Cached:
+    the groups of one partition usually share a size.
     """
     index = np.zeros(1, dtype=np.int64)
     used = np.zeros((1, n), dtype=bool)
@@ -213,6 +217,7 @@ def sparse_index(n: int, k: int) -> np.ndarray:
         if j + 1 < k:
             used = used[rows]
             used[np.arange(len(rows)), cells] = True
+    index.setflags(write=False)
     return index
 
 

@@ -1,4 +1,4 @@
-"""Registers the n-puzzle domain (and its fast IDA* and line-by-line engines) with searchkit."""
+"""Registers the n-puzzle domain (and its fast IDA*, weighted IDA* and line-by-line engines) with searchkit."""
 
 from searchkit import EngineInfo, hookimpl
 
@@ -18,12 +18,16 @@ def register_engines(register):
                         "big boards one edge line at a time, small searches per tile (fast, suboptimal)",
                         params={"weight": 3}))
     try:
-        from .fastida import npuzzle_idastar
+        from .fastida import WIDA_WEIGHT, npuzzle_idastar, npuzzle_wida, warm_up_kernel
     except ImportError:
         return
     register(EngineInfo("npuzzle-idastar", npuzzle_idastar,
                         "IDA* specialised for the n-puzzle (incremental heuristic, no move back)",
-                        heuristic="required", optimal="cost"))
+                        heuristic="required", optimal="cost", warm_up=warm_up_kernel))
+    register(EngineInfo("npuzzle-wida", npuzzle_wida,
+                        "weighted IDA* for the n-puzzle: bound on g + weight*h, at most weight x optimal",
+                        heuristic="required", optimal="cost", params={"weight": WIDA_WEIGHT},
+                        warm_up=warm_up_kernel))
 
 
 @hookimpl

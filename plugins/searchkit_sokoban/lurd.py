@@ -17,19 +17,20 @@ LETTERS = "udlr"
 
 
 def to_lurd(board, pushes) -> str:
-    """Moves for ``pushes`` (``(box_square, direction_index)`` pairs) from the start."""
+    """Moves for ``pushes`` (``(box_square, direction_index[, width, count])``) from the start."""
     offs = board.offsets
     boxes = set(bits(board.start_boxes))
     player = board.player_start
     out: list[str] = []
-    for src, k, *_ in pushes:
+    for src, k, *rest in pushes:
         o = offs[k]
         stand = src - o
         out.append(_walk(board, boxes, player, stand))
-        out.append(LETTERS[k].upper())
+        count = rest[1] if len(rest) > 1 else 1  # a tunnel macro pushes the box on
+        out.append(LETTERS[k].upper() * count)
         boxes.remove(src)
-        boxes.add(src + o)
-        player = src
+        boxes.add(src + count * o)
+        player = src + (count - 1) * o
     return "".join(out)
 
 

@@ -27,6 +27,13 @@ def register_engines(register):
                         "Sokoban: one greedy search, an open list per guide (matching, nearest-goal, packing)"
                         " taking turns", heuristic="used", params={"guides": DEFAULT_GUIDES}))
 
+    from .alternate import DEFAULT_GUIDES as ALT_GUIDES
+    from .alternate import DEFAULT_SHARES, alternate
+
+    register(EngineInfo("sokoban-alternate", alternate,
+                        "Sokoban: independent greedy searches per guide (nearest-goal, matching) stepped in turns",
+                        heuristic="used", params={"guides": ALT_GUIDES, "shares": DEFAULT_SHARES}))
+
 
 @hookimpl
 def register_games(register):

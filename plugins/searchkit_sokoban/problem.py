@@ -20,22 +20,24 @@ from .packing import Packing
 
 
 class Push(NamedTuple):
-    """Push the box on ``square`` one step in direction ``DIRS[direction]``."""
+    """Push the box on ``square`` ``count`` steps in direction ``DIRS[direction]``."""
 
     square: int
     direction: int
     width: int
+    count: int = 1  # > 1: a tunnel macro, the same box pushed on through a tunnel
 
     def __str__(self) -> str:
         r, c = divmod(self.square, self.width)
-        return f"{DIRS[self.direction].upper()}@{r + 1},{c + 1}"
+        times = f"x{self.count}" if self.count > 1 else ""
+        return f"{DIRS[self.direction].upper()}{times}@{r + 1},{c + 1}"
 
 
 class SokobanProblem:
     """Push successors with deadlock pruning and an optional incremental heuristic."""
 
     def __init__(self, board: Board, heuristic: str | None = MATCHING, disabled: frozenset = frozenset(),
-                 optimize: str = "pushes", packing: bool = False):
+                 optimize: str = "pushes", packing: bool = False, tunnels: bool = False):
         self.board = board
         # the inadmissible goal-room guide replaces the heuristic on levels with a packing order
         self.packing = Packing(board) if packing and heuristic is not None else None
@@ -49,6 +51,8 @@ class SokobanProblem:
         self.prune_unmatched = "bipartite" not in disabled
         # inward-first corral pruning keeps push-optimal solutions, not move-optimal ones
         self.use_corral = "corral" not in disabled and not self.moves
+        # tunnel macros (pushes mode): see `_through_tunnel`
+        self.use_tunnels = tunnels and not self.moves
         rows = RowCosts(board, heuristic) if heuristic in (MATCHING, NEAREST) else None
         self._costs = rows.cost if rows is not None else None
         self._near = rows.near if rows is not None else None
@@ -88,6 +92,13 @@ class SokobanProblem:
                 costs = RowCosts(self.board, name).cost
                 out.append(lambda keys, _boxes, costs=costs: costs(keys))
         return out
+
+    def variant(self, heuristic: str) -> SokobanProblem:
+        """The same level and settings ordered by another heuristic (for `alternate`)."""
+        if heuristic == self.h_name and self.packing is None:
+            return self
+        return SokobanProblem(self.board, heuristic, self.disabled, "moves" if self.moves else "pushes",
+                              tunnels=self.use_tunnels)
 
     def heuristic(self, state) -> float:
         boxes, player = state
@@ -136,6 +147,33 @@ class SokobanProblem:
                     queue.append(n)
         return dist
 
+    def _through_tunnel(self, dst: int, k: int, others: int, target: int) -> int:
+        """Pushes in a tunnel macro for a box just pushed from a tunnel square onto ``dst``.
+
+        When the player stands in a tunnel (walls on both sides across the push) behind a
+        box that is also in one and off goal, the box is pushed on while it stays in the
+        tunnel off goal and the next square is free, alive for this side and not frozen;
+        the states in between are never stored.  Returns the pushes made, counting the
+        first one (1 = no macro).
+        """
+        board = self.board
+        o = board.offsets[k]
+        axis = board.tunnel[k >> 1]
+        back = k ^ 1
+        nearest, side_comp, is_goal = board.nearest, board.side_comp, board.is_goal
+        count, cur = 1, dst
+        while axis >> cur & 1 and not is_goal[cur]:
+            nxt = cur + o
+            if not (target >> nxt & 1) or others >> nxt & 1:
+                break
+            if self.use_dead and nearest[nxt][side_comp[nxt][back]] >= INF:
+                break
+            if self.use_freeze and freeze_deadlock(nxt, others | 1 << nxt, board):
+                break
+            cur = nxt
+            count += 1
+        return count
+
     def _expand(self, state, want_h: bool, guides=None) -> list:
         """Children ``(action, child, cost, h)`` of ``state`` that no detector prunes."""
         board = self.board
@@ -175,6 +213,7 @@ class SokobanProblem:
                 else:
                     still += near_of[x * 4]
         walks = self._walk_lengths(boxes, player) if self.moves else None
+        tunnels, tunnel, is_goal = self.use_tunnels, board.tunnel, board.is_goal
         out = []
         for k, o in enumerate(board.offsets):
             if o > 0:
@@ -192,6 +231,12 @@ class SokobanProblem:
                 nboxes = boxes ^ low ^ (1 << dst)
                 if use_freeze and freeze_deadlock(dst, nboxes, board):
                     continue
+                count = 1
+                if tunnels and tunnel[k >> 1] >> src & 1 and tunnel[k >> 1] >> dst & 1 and not is_goal[dst]:
+                    count = self._through_tunnel(dst, k, boxes ^ low, target)
+                    if count > 1:
+                        dst += (count - 1) * o
+                        nboxes = boxes ^ low ^ (1 << dst)
                 h = 0
                 if quick:
                     h = still + near_of[dst * 4 + side_comp[dst][back]]
@@ -232,6 +277,10 @@ class SokobanProblem:
                 if self.moves:
                     child = (nboxes, src)
                     cost = walks[src - o] + 1
+                elif count > 1:
+                    region = flood(1 << (dst - o), floor & ~nboxes, w)
+                    child = (nboxes, (region & -region).bit_length() - 1)
+                    cost = count
                 else:
                     cfree = floor & ~nboxes
                     if not (reach >> dst & 1):
@@ -242,5 +291,5 @@ class SokobanProblem:
                         region = flood(low, cfree, w)
                     child = (nboxes, (region & -region).bit_length() - 1)
                     cost = 1
-                out.append((Push(src, k, w), child, cost, h))
+                out.append((Push(src, k, w, count), child, cost, h))
         return out

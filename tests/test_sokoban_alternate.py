@@ -1,0 +1,66 @@
+"""The `sokoban-alternate` engine: independent greedy searches stepped by time shares."""
+
+from __future__ import annotations
+
+import pytest
+
+from searchkit import Limits, greedy
+from searchkit.solving import execute, prepare
+from searchkit_sokoban.alternate import alternate
+from searchkit_sokoban.board import Board
+from searchkit_sokoban.levels import load_level
+from searchkit_sokoban.problem import SokobanProblem
+
+
+def problem(n: int, heuristic: str = "nearest-goal") -> SokobanProblem:
+    return SokobanProblem(Board(load_level(f"microban:{n}")), heuristic, tunnels=True)
+
+
+@pytest.mark.parametrize("guide", ["nearest-goal", "matching"])
+def test_one_guide_is_plain_greedy(guide):
+    """Alone, a guide's search expands what the core greedy engine expands, in the same order."""
+    mine = alternate(problem(36), guides=guide, shares="1")
+    core = greedy(problem(36, guide))
+    assert mine.solved and core.solved
+    assert (mine.stats.expanded, mine.cost) == (core.stats.expanded, core.cost)
+
+
+@pytest.mark.parametrize("n", [1, 5, 36, 77])
+def test_solutions_replay(n):
+    job = prepare("sokoban", {"level_file": f"microban:{n}"}, "sokoban-alternate", "nearest-goal")
+    result = execute(job, Limits(timeout_s=20))  # execute replays the LURD on the level text
+    assert result.solved and result.engine == "sokoban-alternate"
+
+
+def test_the_second_guide_joins_after_the_warm_up(monkeypatch):
+    import searchkit_sokoban.alternate as alt
+
+    alone = greedy(problem(36))
+    assert alternate(problem(36)).stats.expanded == alone.stats.expanded  # solved during the warm-up
+    monkeypatch.setattr(alt, "WARMUP", 0)
+    both = alternate(problem(36))
+    assert both.solved and both.stats.stored > alone.stats.stored  # matching's search stored states too
+
+
+@pytest.mark.slow
+def test_the_second_guide_joins_and_can_win():
+    """Level 144 defeats greedy nearest-goal; matching, joining after the warm-up, solves it."""
+    result = alternate(problem(144), limits=Limits(timeout_s=60))
+    assert result.solved and result.stats.expanded > 2048
+
+
+@pytest.mark.parametrize("text", ["#####\n#$ .#\n#@  #\n#####", "#######\n#. $ @#\n# $   #\n#  #. #\n#######"])
+def test_unsolvable_levels_end_without_a_solution(text):
+    from searchkit_sokoban.levels import parse_level
+
+    p = SokobanProblem(Board(parse_level(text)), "nearest-goal", tunnels=True)
+    assert alternate(p, limits=Limits(timeout_s=10)).status == "no-solution"
+
+
+def test_limits_and_bad_parameters():
+    result = alternate(problem(144), limits=Limits(max_expanded=3000))
+    assert result.status == "limit" and result.stats.expanded <= 3000 + 64
+    with pytest.raises(ValueError):
+        alternate(problem(1), shares="2")
+    with pytest.raises(ValueError):
+        alternate(problem(1), guides="packing,matching")
