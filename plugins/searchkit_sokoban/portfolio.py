@@ -18,7 +18,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Result, Stats, greedy
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Result, Stats, greedy, path_from_links
 
 from .heuristics import MATCHING, NEAREST, PACKING
 
@@ -100,14 +100,5 @@ def portfolio(problem: Any, *, limits: Limits | None = None, observer=None,
                   limit_reason=reason)
     if status != SOLVED:
         return Result(status, stats=stats, engine="sokoban-portfolio")
-    actions, states, total = [], [goal], 0
-    link = parent[goal]
-    while link is not None:
-        prev, action, cost = link
-        actions.append(action)
-        states.append(prev)
-        total += cost
-        link = parent[prev]
-    actions.reverse()
-    states.reverse()
+    actions, states, total = path_from_links(parent, {goal: None}, goal)
     return Result(SOLVED, actions, states, total, stats, "sokoban-portfolio")
