@@ -201,13 +201,18 @@ def _sparkle(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: tuple) 
                (x - k, y - k)], fill=fill)
 
 
-def _moon(img: Image.Image, x: float, y: float, r: float) -> None:
+def _glow(img: Image.Image, x: float, y: float, r: float, rings: int, spread: float, fill: tuple) -> None:
+    """A soft halo: ``rings`` faint discs growing by ``spread`` x r, blurred."""
     glow = Image.new("RGBA", img.size, (0, 0, 0, 0))
     d = ImageDraw.Draw(glow)
-    for i in range(6, 0, -1):
-        g = r * (1 + 0.25 * i)
-        d.ellipse((x - g, y - g, x + g, y + g), fill=(200, 210, 255, 10))
+    for i in range(rings, 0, -1):
+        g = r * (1 + spread * i)
+        d.ellipse((x - g, y - g, x + g, y + g), fill=fill)
     img.alpha_composite(glow.filter(ImageFilter.GaussianBlur(r * 0.3)))
+
+
+def _moon(img: Image.Image, x: float, y: float, r: float) -> None:
+    _glow(img, x, y, r, 6, 0.25, (200, 210, 255, 10))
     mask = Image.new("L", img.size, 0)
     m = ImageDraw.Draw(mask)
     m.ellipse((x - r, y - r, x + r, y + r), fill=255)
@@ -216,12 +221,7 @@ def _moon(img: Image.Image, x: float, y: float, r: float) -> None:
 
 
 def _sun(img: Image.Image, x: float, y: float, r: float) -> None:
-    glow = Image.new("RGBA", img.size, (0, 0, 0, 0))
-    d = ImageDraw.Draw(glow)
-    for i in range(10, 0, -1):
-        g = r * (1 + 0.22 * i)
-        d.ellipse((x - g, y - g, x + g, y + g), fill=(255, 200, 90, 16))
-    img.alpha_composite(glow.filter(ImageFilter.GaussianBlur(r * 0.3)))
+    _glow(img, x, y, r, 10, 0.22, (255, 200, 90, 16))
     disc = Image.new("RGBA", img.size, (0, 0, 0, 0))
     d = ImageDraw.Draw(disc)
     for i in range(12):  # a disc from deep orange at the rim to pale yellow at the centre
