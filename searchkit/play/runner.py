@@ -154,14 +154,15 @@ class Plan:
 
 
 def solve_moves(domain: str, options: dict[str, Any], to_moves: Callable[[Any, Any], list[str]], key: str,
-                engine: str | None = None, params: dict[str, Any] | None = None) -> Task:
-    """A task that solves ``options`` with the domain's defaults (or ``engine``) and turns
-    the verified result into game moves with ``to_moves(job, result)``."""
+                engine: str | None = None, params: dict[str, Any] | None = None,
+                heuristic: str | None = None) -> Task:
+    """A task that solves ``options`` with the domain's defaults (or ``engine`` and
+    ``heuristic``) and turns the verified result into game moves with ``to_moves(job, result)``."""
 
     def task(limits: Limits, observer: ProgressObserver) -> Plan:
         from ..solving import execute, prepare
 
-        job = prepare(domain, options, engine=engine, params=params)
+        job = prepare(domain, options, engine=engine, heuristic=heuristic, params=params)
         observer.phase = "searching"
         result = execute(job, limits, observer)
         if not result.solved:
