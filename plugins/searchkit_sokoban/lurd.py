@@ -11,22 +11,23 @@ from collections import deque
 from dataclasses import dataclass
 
 from .board import bits
+from .goalroom import expand_route
 from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level
 
 LETTERS = "udlr"
 
 
 def to_lurd(board, pushes) -> str:
-    """Moves for ``pushes`` (``(box_square, direction_index[, width, count])``) from the start."""
+    """Moves for ``pushes`` (``(box_square, direction_index[, width, count])`` or `Route`) from the start."""
     offs = board.offsets
     boxes = set(bits(board.start_boxes))
     player = board.player_start
     out: list[str] = []
-    for src, k, *rest in pushes:
+    # a tunnel macro pushes one box on (count > 1); a goal macro is a route of pushes
+    for src, k, count in (run for push in pushes for run in expand_route(push)):
         o = offs[k]
         stand = src - o
         out.append(_walk(board, boxes, player, stand))
-        count = rest[1] if len(rest) > 1 else 1  # a tunnel macro pushes the box on
         out.append(LETTERS[k].upper() * count)
         boxes.remove(src)
         boxes.add(src + count * o)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from .board import DIRS, INF, Board, bits, flood
 from .corral import pi_corral_boxes
 from .deadlocks import freeze_deadlock
+from .goalroom import GoalRoom, Route
 from .heuristics import MATCHING, NEAREST, PACKING, RowCosts
 from .packing import Packing
 
@@ -37,7 +38,8 @@ class SokobanProblem:
     """Push successors with deadlock pruning and an optional incremental heuristic."""
 
     def __init__(self, board: Board, heuristic: str | None = MATCHING, disabled: frozenset = frozenset(),
-                 optimize: str = "pushes", packing: bool = False, tunnels: bool = False):
+                 optimize: str = "pushes", packing: bool = False, tunnels: bool = False,
+                 goalroom: bool = False):
         self.board = board
         # the inadmissible goal-room guide replaces the heuristic on levels with a packing order
         self.packing = Packing(board) if packing and heuristic is not None else None
@@ -53,6 +55,11 @@ class SokobanProblem:
         self.use_corral = "corral" not in disabled and not self.moves
         # tunnel macros (pushes mode): see `_through_tunnel`
         self.use_tunnels = tunnels and not self.moves
+        # goal-room macros (pushes mode, guided searches): see `goalroom`
+        self.room = None
+        if goalroom and not self.moves and heuristic is not None and not board.impossible:
+            room = GoalRoom(board)
+            self.room = room if room.active else None
         rows = RowCosts(board, heuristic) if heuristic in (MATCHING, NEAREST) else None
         self._costs = rows.cost if rows is not None else None
         self._near = rows.near if rows is not None else None
@@ -98,7 +105,7 @@ class SokobanProblem:
         if heuristic == self.h_name and self.packing is None:
             return self
         return SokobanProblem(self.board, heuristic, self.disabled, "moves" if self.moves else "pushes",
-                              tunnels=self.use_tunnels)
+                              tunnels=self.use_tunnels, goalroom=self.room is not None)
 
     def heuristic(self, state) -> float:
         boxes, player = state
@@ -186,7 +193,17 @@ class SokobanProblem:
         reach = flood(1 << player, free, w)
         target = free & board.live if self.use_dead else free
         movable = boxes
-        if self.use_corral:
+        room = self.room
+        entrance = -1
+        settled = False
+        if room is not None:
+            entrance = room.entrance
+            # boxes the plan has placed stay where they are while the player is out: the
+            # next planned entry moves them (so corral pruning, which may pick them, is off)
+            settled = bool(reach & ~room.inside) and boxes & room.inside in room.settled
+            if settled:
+                movable = boxes & ~room.inside
+        if self.use_corral and not settled:
             barrier = pi_corral_boxes(board, boxes, reach, self.use_dead)
             if barrier is not None:
                 if not barrier:
@@ -215,6 +232,11 @@ class SokobanProblem:
         walks = self._walk_lengths(boxes, player) if self.moves else None
         tunnels, tunnel, is_goal = self.use_tunnels, board.tunnel, board.is_goal
         out = []
+        if room is not None and room.prefix and boxes == board.start_boxes \
+                and room.plays(room.prefix, boxes, player):
+            routed = self._routed(room.prefix, boxes, want_h, guides)
+            if routed is not None:
+                out.append(routed)  # the room's own boxes first, as planned (one more child)
         for k, o in enumerate(board.offsets):
             if o > 0:
                 cand = (reach << o) & movable & (target >> o)
@@ -231,6 +253,13 @@ class SokobanProblem:
                 nboxes = boxes ^ low ^ (1 << dst)
                 if use_freeze and freeze_deadlock(dst, nboxes, board):
                     continue
+                if dst == entrance:
+                    steps = room.route(boxes, src, player)
+                    if steps is not None:
+                        routed = self._routed(steps, boxes, want_h, guides)
+                        if routed is not None:
+                            out.append(routed)  # replaces the push onto the entrance
+                        continue
                 count = 1
                 if tunnels and tunnel[k >> 1] >> src & 1 and tunnel[k >> 1] >> dst & 1 and not is_goal[dst]:
                     count = self._through_tunnel(dst, k, boxes ^ low, target)
@@ -293,3 +322,25 @@ class SokobanProblem:
                     cost = 1
                 out.append((Push(src, k, w, count), child, cost, h))
         return out
+
+    def _routed(self, steps: tuple, boxes: int, want_h: bool, guides):
+        """The child of a goal-room macro (see `goalroom`), or None when it is dead."""
+        board = self.board
+        offs = board.offsets
+        for sq, k in steps:
+            boxes ^= (1 << sq) | (1 << (sq + offs[k]))
+        child = (boxes, self._normal(boxes, steps[-1][0]))
+        h = 0
+        if want_h:
+            keys = [x * 4 + board.comp_of(x, child[1]) for x in bits(boxes)]
+            if guides is not None:
+                h = tuple([f(keys, boxes) for f in guides])
+                if h[0] >= INF and self.prune_unmatched:
+                    return None
+            else:
+                h = self._costs(keys) if self.packing is None else self.packing.cost(keys, boxes)
+                if h >= INF:
+                    if self.prune_unmatched:
+                        return None
+                    h = INF
+        return Route(steps, board.width), child, len(steps), h
