@@ -102,6 +102,7 @@ def test_dask_results_equal_the_local_executor(tmp_path, cluster):
     assert took < 60
 
 
+@pytest.mark.slow  # the command path over the same cluster as the test above: kept out of the CI budget
 def test_dask_through_the_command_with_resume(tmp_path, cluster):
     app = typer.Typer()
     app.command()(bench)
