@@ -13,7 +13,6 @@ from searchkit_npuzzle import fastida, pdb_cache
 from searchkit_npuzzle.board import random_board, scrambled_board
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
-from searchkit_npuzzle.problem import NPuzzleProblem
 
 try:
     import numba  # noqa: F401
@@ -34,16 +33,10 @@ def _cache(tmp_path_factory, monkeypatch):
 
 
 def make(board, goal, heuristic, width=3, height=3):
+    """The problem exactly as the domain builds it (heuristic wiring included)."""
     domain = NPuzzleDomain()
-    problem = NPuzzleProblem(width, height, board, goal, heuristic)
-    h = domain.heuristics[heuristic]
-    if h.make is None:
-        from searchkit_npuzzle import heuristics
-
-        heuristics.BUILTIN[heuristic][0](problem)
-    else:
-        problem.use_heuristic(h.make(problem))
-    return problem
+    options = {"size": f"{width}x{height}", "board": " ".join(map(str, board)), "goal": " ".join(map(str, goal))}
+    return domain.make_problem(options, domain.heuristics[heuristic])
 
 
 def run(problem, python: bool, monkeypatch, **kw):

@@ -14,7 +14,6 @@ from searchkit_npuzzle import fastida, pdb_cache
 from searchkit_npuzzle.board import random_board, scrambled_board
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF24_GOAL
-from searchkit_npuzzle.problem import NPuzzleProblem
 
 GOAL3 = tuple(range(1, 9)) + (0,)
 GOAL4 = tuple(range(1, 16)) + (0,)
@@ -26,16 +25,11 @@ def _cache(tmp_path_factory, monkeypatch):
 
 
 def make(board, goal, heuristic, width, height=None):
+    height = height or width
+    """The problem exactly as the domain builds it (heuristic wiring included)."""
     domain = NPuzzleDomain()
-    problem = NPuzzleProblem(width, height or width, board, goal, heuristic)
-    h = domain.heuristics[heuristic]
-    if h.make is None:
-        from searchkit_npuzzle import heuristics
-
-        heuristics.BUILTIN[heuristic][0](problem)
-    else:
-        problem.use_heuristic(h.make(problem))
-    return problem
+    options = {"size": f"{width}x{height}", "board": " ".join(map(str, board)), "goal": " ".join(map(str, goal))}
+    return domain.make_problem(options, domain.heuristics[heuristic])
 
 
 def run(problem, compiled: bool, monkeypatch, **kw):
