@@ -207,7 +207,7 @@ def _result_json(job, result: Result) -> dict[str, Any]:
         "engine": job.engine.name,
         "heuristic": job.heuristic.name if job.heuristic else None,
         "params": job.params,
-        "guarantee": job.guarantee,
+        "guarantee": result.guarantee or job.guarantee,
         "stats": result.stats.to_dict(),
     }
     doc.update(dom.solution_json(problem, result, job.options))
@@ -220,7 +220,7 @@ def _print_text(job, result: Result) -> None:
     echo(dom.describe_start(problem))
     h = job.heuristic.name if job.heuristic else "none"
     params = "".join(f" · {k} {v:g}" if isinstance(v, float) else f" · {k} {v}" for k, v in job.params.items())
-    echo(f"\nengine {job.engine.name} · heuristic {h}{params} · {job.guarantee}")
+    echo(f"\nengine {job.engine.name} · heuristic {h}{params} · {result.guarantee or job.guarantee}")
     if result.status == SOLVED:
         echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
         echo(dom.format_solution(problem, result, job.options))

@@ -63,6 +63,9 @@ class Result:
     cost: float | None = None
     stats: Stats = field(default_factory=Stats)
     engine: str = ""
+    # what this answer promises when it is more than the run's parameters did (an engine
+    # that raises its weight only when a search runs long says which weight answered)
+    guarantee: str | None = None
 
     @property
     def solved(self) -> bool:

@@ -208,6 +208,44 @@ def test_guarantee_and_defaults(monkeypatch):
     assert domain.defaults(dict(full, size="5"))[0] == expected
 
 
+@pytest.mark.parametrize("compiled", [False, True])
+def test_escalating_weight_when_a_search_runs_long(compiled, monkeypatch):
+    """A stage that spends its node budget restarts at a higher weight; the answer says
+    which weight found it and the stats add up every stage."""
+    monkeypatch.setattr(fastida, "ESCALATE_NODES", 40)
+    rng = random.Random(8)
+    escalated = 0
+    for _ in range(3):
+        board = random_board(GOAL4, 4, rng)
+        problem = make(board, GOAL4, "manhattan", 4)
+        first = run(problem, compiled, monkeypatch, weight=1.5, limits=Limits(max_expanded=40))
+        r = run(problem, compiled, monkeypatch, weight=1.5, max_weight=2.5)
+        replay(problem, r)
+        w = float(r.guarantee.removeprefix("suboptimal (weight ").rstrip(")"))
+        assert r.solved and 1.5 <= w <= 2.5
+        if first.solved:  # solved within the first budget: no escalation
+            assert w == 1.5 and r.actions == first.actions
+        else:
+            escalated += 1
+            assert w > 1.5 and r.stats.expanded > 40
+            again = run(problem, compiled, monkeypatch, weight=w)  # the last stage alone
+            assert again.actions == r.actions and r.stats.expanded > again.stats.expanded
+    assert escalated
+    # the caller's own limits still end the run, and say so
+    board = random_board(GOAL4, 4, random.Random(9))
+    limited = run(make(board, GOAL4, "manhattan", 4), compiled, monkeypatch, weight=1.5, max_weight=2.5,
+                  limits=Limits(max_expanded=30))
+    assert limited.status == "limit" and limited.stats.limit_reason == "nodes" and limited.stats.expanded <= 30
+
+
+def test_escalating_guarantee_names_the_ceiling():
+    from searchkit.plugins import engines
+
+    info = engines()["npuzzle-wida"]
+    assert info.guarantee({"weight": 1.5, "max_weight": 2.5}) == "suboptimal (weight 2.5)"
+    assert info.guarantee({"weight": 1.5, "max_weight": 1.2}) == "suboptimal (weight 1.5)"
+
+
 def test_other_heuristics_fall_back_to_weighted_astar(monkeypatch):
     board = random_board(GOAL3, 3, random.Random(51))
     optimal = astar(make(board, GOAL3, "manhattan", 3)).cost

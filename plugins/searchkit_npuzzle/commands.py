@@ -36,7 +36,8 @@ def _size(partition: str, size: Optional[str]) -> tuple[int, int]:
 
 
 PartitionOpt = Annotated[str, typer.Option("--partition", "-p",
-                                           help="pdb-663 / 6-6-3, pdb-555 / 5-5-5, pdb-8 (3x3), or groups "
+                                           help="pdb-663 / 6-6-3, pdb-555 / 5-5-5, pdb-78 / 7-8 (needs "
+                                                "searchkit[fast]), pdb-8 (3x3), pdb-55554 (5x5), or groups "
                                                 "like '1,2,3/4,5,6,7,8/...'")]
 GoalOpt = Annotated[str, typer.Option("--goal", help="blank-last or blank-first (Korf)")]
 SizeOpt = Annotated[Optional[str], typer.Option("--size", "-n", help="board size (default: the partition's)")]

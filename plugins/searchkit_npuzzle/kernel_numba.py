@@ -21,13 +21,30 @@ from .fastida import SLICE, finish, neighbours
 # indices into the scalar array ``sc``
 BLANK, DEPTH, BOUND, NEXT_BOUND, EXPANDED, GENERATED = range(6)
 PAUSED, FOUND, EXHAUSTED = 0, 1, 2
-MANHATTAN, PDB = 0, 1
+MANHATTAN, PDB, COMPACT = 0, 1, 2
 NO_BOUND = 1 << 40
+
+
+@njit(cache=True, inline="always")
+def _rank(pos, tiles, size, fac, cmap, moved, to):
+    """Rank of the cells of ``tiles[:size]`` (``cmap`` applied) with tile ``moved`` on cell ``to``."""
+    r = 0
+    used = 0
+    for j in range(size):
+        u = tiles[j]
+        c = cmap[to if u == moved else pos[u]]
+        x = used & ((1 << c) - 1)  # popcount, 32-bit
+        x = x - ((x >> 1) & 0x55555555)
+        x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+        x = (((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101) >> 24
+        r += (c - (x & 0xFF)) * fac[j]
+        used |= 1 << c
+    return r
 
 
 @njit(cache=True)
 def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, weight, mgroup, mweight, cmap,
-        keys, vals, sums, gw, hw):
+        keys, vals, sums, gw, hw, pos, gtiles, mtiles, gsize, fac, ident):
     """Go on with the current iteration until it ends, finds the goal or expands ``stop`` nodes.
 
     A child is pruned when ``gw * g + hw * h`` exceeds the bound: ``gw = hw = 1`` is IDA*,
@@ -35,7 +52,10 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
 
     ``keys``/``vals`` (depth x 2G: the plain groups, then the mirrored ones) and ``sums``
     (depth x 2) hold the heuristic's bookkeeping per depth, so backing up undoes nothing but
-    the board.  Everything is inline (a call passing arrays costs reference counts) and the
+    the board.  ``kind`` PDB keys are base-n sums that a move changes by one addition;
+    COMPACT keys are lexicographic ranks (tables too big for base-n indexing, e.g. 7-8),
+    recomputed for the moved tile's group from ``pos`` (tile -> cell): ``gtiles[g]`` lists
+    group g's tiles, ``mtiles[g]`` the tiles whose mirror images they are.  Everything is inline (a call passing arrays costs reference counts) and the
     counters live in locals, written back to ``sc`` on return.
     """
     bound = sc[BOUND]
@@ -71,7 +91,10 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
                 sums[d + 1, 0] = ch
             else:
                 g = group[t]
-                k = keys[d, g] + (blank - nb) * weight[t]
+                if kind == PDB:
+                    k = keys[d, g] + (blank - nb) * weight[t]
+                else:
+                    k = _rank(pos, gtiles[g], gsize[g], fac[g], ident, t, blank)
                 v = np.int64(flat[offs[g] + k])
                 hs = sums[d, 0] + v - vals[d, g]
                 f = cg + hw * hs
@@ -83,7 +106,10 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
                 mg = mgroup[t]
                 ms = 0
                 if mg >= 0:
-                    mk = keys[d, ng + mg] + (cmap[blank] - cmap[nb]) * mweight[t]
+                    if kind == PDB:
+                        mk = keys[d, ng + mg] + (cmap[blank] - cmap[nb]) * mweight[t]
+                    else:
+                        mk = _rank(pos, mtiles[mg], gsize[mg], fac[mg], cmap, t, blank)
                     mv = np.int64(flat[offs[mg] + mk])
                     ms = sums[d, 1] + mv - vals[d, ng + mg]
                     f = cg + hw * ms
@@ -105,6 +131,7 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
                     sums[d + 1, 1] = ms
             board[blank] = t
             board[nb] = 0
+            pos[t] = blank
             nextdir[d] = dr + 1
             path[d] = dr
             blank = nb
@@ -124,6 +151,7 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
             status = EXHAUSTED
             break
         prev = nbr[blank * 4 + (path[d - 1] ^ 1)]  # where the blank came from
+        pos[board[prev]] = blank
         board[blank] = board[prev]
         board[prev] = 0
         blank = prev
@@ -149,7 +177,8 @@ def warm_up() -> None:
     two = np.zeros((4, 2), dtype=np.int64)
     run(np.array([0, 1, 2, 3], dtype=np.int64), np.zeros(6, dtype=np.int64), np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64), nbr, 0, MANHATTAN, np.zeros(16, dtype=np.int64), 4, np.zeros(1, dtype=np.uint8),
-        one, one, one, one, one, np.arange(4, dtype=np.int64), two, two.copy(), two.copy(), 1, 1)
+        one, one, one, one, one, np.arange(4, dtype=np.int64), two, two.copy(), two.copy(), 1, 1,
+        np.arange(4, dtype=np.int64), two, two.copy(), one, two.copy(), np.arange(4, dtype=np.int64))
     _warm = True
 
 
@@ -174,37 +203,52 @@ class Search:
         self.sc = np.zeros(6, dtype=np.int64)
         self.iterations = 0
         self.reason: str | None = None
+        pos = [0] * n
+        for p, t in enumerate(board):
+            pos[t] = p
+        self.pos = np.array(pos, dtype=np.int64)
+        self.ident = np.arange(n, dtype=np.int64)
+        none = np.zeros((1, 1), dtype=np.int64)
+        self.gtiles = self.mtiles = self.fac = none
+        self.gsize = np.zeros(1, dtype=np.int64)
         if db is None:
             self.kind = MANHATTAN
             self.md = np.array(problem.manhattan_table(), dtype=np.int64).reshape(-1)
             self.flat = np.zeros(1, dtype=np.uint8)
             self.offs = self.group = self.weight = self.mgroup = self.mweight = np.zeros(1, dtype=np.int64)
-            self.cmap = np.arange(n, dtype=np.int64)
+            self.cmap = self.ident
             self.root_keys = np.zeros(2, dtype=np.int64)
             self.root_vals = np.zeros(2, dtype=np.int64)
             self.root_sums = np.array([sum(int(self.md[t * n + p]) for p, t in enumerate(board)), 0], dtype=np.int64)
             self.h0 = int(self.root_sums[0])
             return
-        self.kind = PDB
         self.md = np.zeros(1, dtype=np.int64)
-        flat = getattr(db, "_flat", None)
-        if flat is None:  # all tables back to back, kept on the database for the next search
-            sparse = db.sparse()
-            db._flat = flat = (np.concatenate(sparse), np.cumsum([0] + [len(t) for t in sparse[:-1]]).astype(np.int64))
-        self.flat, self.offs = flat
         group, weight, mgroup, mweight = db.tile_keys()
         self.group, self.weight = np.array(group, dtype=np.int64), np.array(weight, dtype=np.int64)
         self.mgroup, self.mweight = np.array(mgroup, dtype=np.int64), np.array(mweight, dtype=np.int64)
-        pos = [0] * n
-        for p, t in enumerate(board):
-            pos[t] = p
-        keys = [sum(pos[t] * n ** j for j, t in enumerate(g)) for g in db.groups]
-        if db.mirror is not None:
-            cmap, tile_map = db.mirror
+        cmap, tile_map = db.mirror if db.mirror is not None else (list(range(n)), list(range(n)))
+        self.cmap = np.array(cmap, dtype=np.int64)
+        self.kind = PDB if db.sparse() is not None else COMPACT
+        self.flat, self.offs = db.flat(sparse=self.kind == PDB)
+        if self.kind == PDB:
+            keys = [sum(pos[t] * n ** j for j, t in enumerate(g)) for g in db.groups]
             mkeys = [sum(cmap[pos[tile_map[t]]] * n ** j for j, t in enumerate(g)) for g in db.groups]
         else:
-            cmap, mkeys = list(range(n)), [0] * len(keys)
-        self.cmap = np.array(cmap, dtype=np.int64)
+            from .pdb import rank_factors, rank_one
+
+            width = max(len(g) for g in db.groups)
+            self.gsize = np.array([len(g) for g in db.groups], dtype=np.int64)
+            self.gtiles = np.zeros((len(db.groups), width), dtype=np.int64)
+            self.mtiles = np.zeros_like(self.gtiles)
+            self.fac = np.zeros_like(self.gtiles)
+            for i, g in enumerate(db.groups):
+                self.gtiles[i, :len(g)] = g
+                self.mtiles[i, :len(g)] = [tile_map[t] for t in g]
+                self.fac[i, :len(g)] = rank_factors(n, len(g))
+            keys = [rank_one([pos[t] for t in g], n) for g in db.groups]
+            mkeys = [rank_one([cmap[pos[tile_map[t]]] for t in g], n) for g in db.groups]
+        if db.mirror is None:
+            mkeys = [0] * len(keys)
         vals = [int(self.flat[o + k]) for o, k in zip(self.offs, keys)]
         mvals = [int(self.flat[o + k]) for o, k in zip(self.offs, mkeys)] if db.mirror is not None else [0] * len(keys)
         self.root_keys = np.array(keys + mkeys, dtype=np.int64)
@@ -245,7 +289,8 @@ class Search:
                     stop = limit
                 status = run(self.board, sc, path, nextdir, self.nbr, stop, self.kind, self.md, self.n, self.flat,
                              self.offs, self.group, self.weight, self.mgroup, self.mweight, self.cmap,
-                             keys, vals, sums, gw, hw)
+                             keys, vals, sums, gw, hw, self.pos, self.gtiles, self.mtiles, self.gsize, self.fac,
+                             self.ident)
                 if status != PAUSED:
                     break
                 self.reason = guard.check(int(sc[EXPANDED]), int(sc[DEPTH]))

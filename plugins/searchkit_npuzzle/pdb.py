@@ -2,9 +2,8 @@
 
 Interfaces the domain and the fast engine use:
 
-* ``PARTITIONS``: name -> `Partition` (``pdb-555`` and ``pdb-663`` for 4x4, ``pdb-8`` for
-  3x3, ``pdb-55554`` for 5x5; the 7-8 partition is not offered: its 8-tile group has 4.2e9
-  abstract states).  A partition's groups are written for the *canonical* goal, the
+* ``PARTITIONS``: name -> `Partition` (``pdb-555``, ``pdb-663`` and ``pdb-78`` for 4x4,
+  ``pdb-8`` for 3x3, ``pdb-55554`` for 5x5).  A partition's groups are written for the *canonical* goal, the
   blank-first one (tile k's home is cell k).  For another goal, `goal_groups` carries the
   canonical cells onto the goal with the board symmetry that takes cell 0 to the goal's
   blank cell (identity, 180-degree turn, or a mirror; the blank-last goal gets the
@@ -22,7 +21,9 @@ up to an admissible estimate.  It is built by a breadth-first search over the ab
 states (the group's tile cells and the blank's cell) in which a blank move that swaps with
 a tile outside the group costs 0 and one that swaps with a group tile costs 1 (a 0-1 BFS,
 vectorised with numpy over lexicographic ranks of partial permutations), then the
-minimum over the blank's cells.  Lookups take the maximum of the state's value and the
+minimum over the blank's cells.  When numba is installed the compiled `pdb_stream` builder
+does the same search in a few bits per abstract state (four times faster, and the only
+way to build the 7-8 partition's 8-tile group: 4.2e9 abstract states).  Lookups take the maximum of the state's value and the
 value of its main-diagonal mirror image when the board is square and the blank's goal
 cell is on the diagonal (so the mirrored goal is the goal).
 """
@@ -67,6 +68,9 @@ PARTITIONS: dict[str, Partition] = {
                   "15-puzzle additive pattern databases, 5-5-5 (small, quick to build) + reflection"),
         Partition("pdb-663", 4, 4, ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3)),
                   "15-puzzle additive pattern databases, 6-6-3 (Korf & Felner) + reflection"),
+        Partition("pdb-78", 4, 4, ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+                  "15-puzzle additive pattern databases, 7-8 (Korf & Felner's strongest) + reflection; "
+                  "needs searchkit[fast], ~10 min and 2.1 GB to build once, 577 MB"),
         Partition("pdb-8", 3, 3, ((1, 2, 3, 4, 5, 6, 7, 8),),
                   "8-puzzle exact pattern database (all 181,440 states)"),
         # Korf & Felner's 6-6-6-6 groups less one tile each; those four tiles form the fifth group
@@ -77,7 +81,8 @@ PARTITIONS: dict[str, Partition] = {
     ]
 }
 
-MAX_ABSTRACT = 1 << 30  # abstract states (one byte each) a build may hold; an 8-tile 4x4 group has 4.2e9
+MAX_ABSTRACT = 1 << 30  # abstract states (one byte each) the numpy build may hold; an 8-tile 4x4 group has 4.2e9
+MAX_STREAM_BYTES = 3 << 30  # memory the compiled build may hold (the 7-8 partition's 8-tile group: 2.1 GB)
 
 
 def check_partition(groups: tuple[tuple[int, ...], ...], n: int, name: str = "partition") -> None:
@@ -353,6 +358,38 @@ def build_group(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int
     return dist.reshape(-1, free).min(axis=1)
 
 
+def group_builder(n: int, groups: tuple[tuple[int, ...], ...], name: str) -> Callable[..., np.ndarray]:
+    """`build_group`'s signature: the compiled builder when numba is here, else numpy's;
+    InputError when a group is beyond the one available."""
+    from .fastida import compiled_kernel_available
+
+    if compiled_kernel_available():
+        try:
+            from .pdb_stream import build_group_stream, bytes_needed
+        except ImportError:
+            pass
+        else:
+            big = [g for g in groups if bytes_needed(n, len(g)) > MAX_STREAM_BYTES]
+            if big:
+                raise InputError(f"{name}: a group of {len(big[0])} tiles needs {bytes_needed(n, len(big[0])):,} "
+                                 f"bytes to build, more than this builder holds ({MAX_STREAM_BYTES:,})")
+
+            def stream(width, height, goal, tiles, progress=None):
+                bar = _Progress(f"pdb {width}x{height} tiles {','.join(map(str, tiles))}", perm(n, len(tiles)), progress)
+                try:
+                    return build_group_stream(width, height, goal, tiles, bar)
+                finally:
+                    bar.close()
+
+            return stream
+    big = [g for g in groups if perm(n, len(g) + 1) > MAX_ABSTRACT]
+    if big:
+        raise InputError(f"{name}: a group of {len(big[0])} tiles has {perm(n, len(big[0]) + 1):,} abstract states, "
+                         f"more than the numpy builder holds ({MAX_ABSTRACT:,}); the compiled builder can: "
+                         f"pip install 'searchkit[fast]'")
+    return build_group
+
+
 def _distinct(values: np.ndarray) -> np.ndarray:
     """The distinct values (sorted); faster than np.unique's hashing for big int arrays."""
     values = np.sort(values)
@@ -392,6 +429,7 @@ class PatternDatabase:
         self.tables = tables
         self.mirror = mirror_maps(width, height, self.goal)
         self._sparse: list[np.ndarray] | None = None
+        self._flat: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def sparse(self) -> list[np.ndarray] | None:
         """Base-n indexed copies of the tables (None when one would exceed SPARSE_LIMIT)."""
@@ -404,6 +442,25 @@ class PatternDatabase:
                 out.append(sparse)
             self._sparse = out
         return self._sparse
+
+    def flat(self, sparse: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """``(all tables back to back, offset of each)`` for the compiled search: the base-n
+        tables, or (``sparse=False``) the rank-indexed ones - a view when they already sit
+        back to back in one buffer, as loaded from the cache.  Memoised."""
+        key = "sparse" if sparse else "ranked"
+        if key not in self._flat:
+            tables = self.sparse() if sparse else self.tables
+            offs = np.cumsum([0] + [len(t) for t in tables[:-1]]).astype(np.int64)
+            first = tables[0]
+            adjacent = all(t.dtype == np.uint8 and t.flags.c_contiguous for t in tables) and all(
+                t.__array_interface__["data"][0] == first.__array_interface__["data"][0] + o
+                for t, o in zip(tables, offs))
+            if adjacent:  # one view over them all (they were checked to be back to back)
+                flat = np.lib.stride_tricks.as_strided(first, shape=(int(offs[-1]) + len(tables[-1]),), strides=(1,))
+            else:
+                flat = np.concatenate(tables)
+            self._flat[key] = (flat, offs)
+        return self._flat[key]
 
     def tile_keys(self) -> tuple[list[int], list[int], list[int], list[int]]:
         """Per tile t: its group and place value, and (for the mirror image) the group and
@@ -529,10 +586,7 @@ def load_or_build(partition: Partition, goal: tuple[int, ...], *, cache_dir: str
     key = (partition.name, partition.groups, width, height, goal, str(directory))
     if not rebuild and key in _LOADED:
         return _LOADED[key]
-    too_big = [g for g in groups if perm(n, len(g) + 1) > MAX_ABSTRACT]
-    if too_big:
-        raise InputError(f"{partition.name}: a group of {len(too_big[0])} tiles has {perm(n, len(too_big[0]) + 1):,} "
-                         f"abstract states, more than this builder holds ({MAX_ABSTRACT:,})")
+    build = group_builder(n, groups, partition.name)
     tables = None
     if path.exists() and not rebuild:
         try:
@@ -549,7 +603,7 @@ def load_or_build(partition: Partition, goal: tuple[int, ...], *, cache_dir: str
             raise InputError(f"the pattern-database cache directory {directory} is not writable")
         why = "rebuilding" if rebuild or path.exists() else "first use"
         echo(f"building pattern database {partition.name} for {width}x{height} ({why}, cached in {directory})")
-        tables = [build_group(width, height, goal, g, progress) for g in groups]
+        tables = [build(width, height, goal, g, progress) for g in groups]
         try:
             pdb_cache.write(path, header, tables)
         except OSError as e:

@@ -26,7 +26,7 @@ def register_engines(register):
                         heuristic="required", optimal="cost", warm_up=warm_up_kernel))
     register(EngineInfo("npuzzle-wida", npuzzle_wida,
                         "weighted IDA* for the n-puzzle: bound on g + weight*h, at most weight x optimal",
-                        heuristic="required", optimal="cost", params={"weight": WIDA_WEIGHT},
+                        heuristic="required", optimal="cost", params={"weight": WIDA_WEIGHT, "max_weight": None},
                         warm_up=warm_up_kernel))
 
 

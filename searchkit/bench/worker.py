@@ -137,7 +137,9 @@ def run_task(task: Task, send) -> None:
         record["stats"] = stats.to_dict()
         if stats.stored >= MIN_STORED_FOR_RSS:
             record["rss_per_stored_bytes"] = round(max(0, search_peak - rss_before) / stats.stored, 1)
-        record["cost_ok"] = cost_ok(job.guarantee, result.status, result.cost, record["length"],
+        if result.guarantee:
+            record["guarantee"] = result.guarantee
+        record["cost_ok"] = cost_ok(record["guarantee"], result.status, result.cost, record["length"],
                                     task.instance.expected_cost)
         if result.status == SOLVED:
             extras = job.domain.solution_json(job.problem, result, job.options) or {}

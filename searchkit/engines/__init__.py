@@ -38,9 +38,15 @@ class EngineInfo:
     warm_up: Callable[[], None] | None = None  # load compiled code etc. once, before timing anything
 
     def guarantee(self, params: dict[str, Any] | None = None, admissible: bool = True) -> str:
-        """``optimal`` or ``suboptimal (...)`` for a run with these parameters."""
+        """``optimal`` or ``suboptimal (...)`` for a run with these parameters.
+
+        ``max_weight``: the ceiling of an engine that raises its weight when a search runs
+        long; the run promises that weight (its Result may state a better one)."""
         params = params or {}
         weight = params.get("weight", self.params.get("weight", 1))  # the engine's own default when not given
+        ceiling = params.get("max_weight", self.params.get("max_weight"))
+        if ceiling is not None and ceiling > weight:
+            weight = ceiling
         if self.optimal == "cost" and weight != 1:
             return f"suboptimal (weight {weight:g})"
         if self.optimal == "cost" and self.heuristic != "ignored" and not admissible:
