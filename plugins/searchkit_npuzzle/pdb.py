@@ -586,7 +586,6 @@ def load_or_build(partition: Partition, goal: tuple[int, ...], *, cache_dir: str
     key = (partition.name, partition.groups, width, height, goal, str(directory))
     if not rebuild and key in _LOADED:
         return _LOADED[key]
-    build = group_builder(n, groups, partition.name)
     tables = None
     if path.exists() and not rebuild:
         try:
@@ -594,6 +593,7 @@ def load_or_build(partition: Partition, goal: tuple[int, ...], *, cache_dir: str
         except pdb_cache.CacheError as e:
             echo(f"warning: pattern database cache {path} is unusable ({e}); rebuilding it")
     if tables is None:
+        build = group_builder(n, groups, partition.name)
         try:  # fail before a long build, not after it
             directory.mkdir(parents=True, exist_ok=True)
             writable = os.access(directory, os.W_OK)

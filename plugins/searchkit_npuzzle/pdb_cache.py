@@ -97,22 +97,30 @@ def read_header(data: bytes | memoryview) -> tuple[dict[str, Any], int]:
 
 
 def read(path: Path, expect: dict[str, Any]) -> list[np.ndarray]:
-    """The tables of ``path``; CacheError when it is corrupt, truncated or not ``expect``."""
+    """The tables of ``path``; CacheError when it is corrupt, truncated or not ``expect``.
+
+    The payload is read straight into one writable numpy buffer (no copy of a 577 MB
+    file through a bytes object; and writable tables have the same numba type as the
+    ones built in memory, so the compiled search loaded once serves both)."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            head = f.read(len(MAGIC) + 8 + (1 << 20))  # the longest header read_header accepts
+            header, offset = read_header(head)
+            size = os.fstat(f.fileno()).st_size
+            for key, value in expect.items():
+                if header.get(key) != value:
+                    raise CacheError(f"built for a different {key} ({header.get(key)!r}, expected {value!r})")
+            sizes = header["sizes"]
+            if size - offset != sum(sizes):
+                raise CacheError(f"truncated or padded payload ({size - offset} bytes, expected {sum(sizes)})")
+            flat = np.empty(sum(sizes), dtype=np.uint8)
+            f.seek(offset)
+            if f.readinto(memoryview(flat)) != len(flat):
+                raise CacheError("truncated payload")
     except OSError as e:
         raise CacheError(f"cannot read: {e.strerror or e}") from None
-    header, offset = read_header(data)
-    for key, value in expect.items():
-        if header.get(key) != value:
-            raise CacheError(f"built for a different {key} ({header.get(key)!r}, expected {value!r})")
-    sizes = header["sizes"]
-    if len(data) - offset != sum(sizes):
-        raise CacheError(f"truncated or padded payload ({len(data) - offset} bytes, expected {sum(sizes)})")
-    body = memoryview(data)[offset:]
-    if hashlib.sha256(body).hexdigest() != header.get("sha256"):
+    if hashlib.sha256(memoryview(flat)).hexdigest() != header.get("sha256"):
         raise CacheError("checksum mismatch")
-    flat = np.frombuffer(body, dtype=np.uint8)
     tables, at = [], 0
     for size in sizes:
         tables.append(flat[at:at + size])
