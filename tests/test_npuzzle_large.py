@@ -152,7 +152,8 @@ def test_small_5x5_databases_are_admissible_and_consistent():
 def test_larger_boards_defaults(monkeypatch):
     domain = NPuzzleDomain()
     if fastida.compiled_kernel_available():
-        assert domain.defaults({"size": "5"}) == ("npuzzle-wida", "pdb-55554", {"weight": fastida.WIDA_WEIGHT})
+        assert domain.defaults({"size": "5"}) == ("npuzzle-wida", "pdb-55554", {"weight": fastida.WIDA_WEIGHT,
+                                                                           "max_weight": fastida.WIDA_MAX_WEIGHT})
     monkeypatch.setenv(fastida.DISABLE_ENV, "1")  # no compiled kernel: weighted A*
     assert domain.defaults({"size": "5"}) == ("astar", "pdb-55554", {"weight": 1.6})
     assert domain.defaults({"size": "4x5"}) == ("astar", "linear-conflict", {"weight": 2})

@@ -131,15 +131,13 @@ def _pattern_db(db: Any, board: list[int]) -> tuple[int, Callable[[int, int, int
     pos = [0] * n
     for p, t in enumerate(board):
         pos[t] = p
-    keys = [sum(pos[t] * n ** j for j, t in enumerate(g)) for g in db.groups]
+    keys, mkeys = db.keys(pos)
     vals = [tables[i][keys[i]] for i in range(len(keys))]
     sums = [sum(vals), 0]
     mirror = db.mirror is not None
     cmap = db.mirror[0] if mirror else list(range(n))
-    mkeys, mvals = [0] * len(keys), [0] * len(keys)
+    mvals = [0] * len(keys)
     if mirror:
-        tile_map = db.mirror[1]
-        mkeys = [sum(cmap[pos[tile_map[t]]] * n ** j for j, t in enumerate(g)) for g in db.groups]
         mvals = [tables[i][mkeys[i]] for i in range(len(keys))]
         sums[1] = sum(mvals)
 

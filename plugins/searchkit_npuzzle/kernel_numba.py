@@ -230,11 +230,9 @@ class Search:
         self.cmap = np.array(cmap, dtype=np.int64)
         self.kind = PDB if db.sparse() is not None else COMPACT
         self.flat, self.offs = db.flat(sparse=self.kind == PDB)
-        if self.kind == PDB:
-            keys = [sum(pos[t] * n ** j for j, t in enumerate(g)) for g in db.groups]
-            mkeys = [sum(cmap[pos[tile_map[t]]] * n ** j for j, t in enumerate(g)) for g in db.groups]
-        else:
-            from .pdb import rank_factors, rank_one
+        keys, mkeys = db.keys(pos, ranked=self.kind == COMPACT)
+        if self.kind == COMPACT:
+            from .pdb import rank_factors
 
             width = max(len(g) for g in db.groups)
             self.gsize = np.array([len(g) for g in db.groups], dtype=np.int64)
@@ -245,10 +243,6 @@ class Search:
                 self.gtiles[i, :len(g)] = g
                 self.mtiles[i, :len(g)] = [tile_map[t] for t in g]
                 self.fac[i, :len(g)] = rank_factors(n, len(g))
-            keys = [rank_one([pos[t] for t in g], n) for g in db.groups]
-            mkeys = [rank_one([cmap[pos[tile_map[t]]] for t in g], n) for g in db.groups]
-        if db.mirror is None:
-            mkeys = [0] * len(keys)
         vals = [int(self.flat[o + k]) for o, k in zip(self.offs, keys)]
         mvals = [int(self.flat[o + k]) for o, k in zip(self.offs, mkeys)] if db.mirror is not None else [0] * len(keys)
         self.root_keys = np.array(keys + mkeys, dtype=np.int64)
