@@ -99,6 +99,8 @@ COMMON = [
     ("heuristic", Optional[str], None, typer.Option("--heuristic", "-H", help="heuristic name, or 'none'")),
     ("weight", Optional[float], None, typer.Option("--weight", "-w", help="weight of h for astar (> 1: weighted A*)")),
     ("depth", Optional[int], None, typer.Option("--depth", help="depth limit for dfs")),
+    ("param", Optional[list[str]], None, typer.Option("--param", "-P", metavar="KEY=VALUE",
+                                                      help="another engine parameter (repeatable; see `searchkit engines`)")),
     ("max_nodes", Optional[int], None, typer.Option("--max-nodes", help="stop after this many expansions")),
     ("timeout", Optional[float], None, typer.Option("--timeout", help="stop after this many seconds")),
     ("max_states", Optional[int], None, typer.Option("--max-states", help="stop when this many states are stored")),
@@ -164,10 +166,25 @@ def _limits(max_nodes, timeout, max_states, max_memory) -> Limits:
                          .replace("max_stored", "--max-states").replace("max_rss_mb", "--max-memory")) from None
 
 
-def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth):
+def _param_value(text: str) -> Any:
+    """``--param`` values as TOML would read them: integers, floats, true/false, else text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth, param=None):
     from .solving import prepare
 
     params: dict[str, Any] = {}
+    for item in param or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--param expects KEY=VALUE (got {item!r})")
+        params[key.strip().replace("-", "_")] = _param_value(value.strip())
     if weight is not None:
         params["weight"] = weight
     if depth is not None:
@@ -234,11 +251,11 @@ def _print_text(job, result: Result) -> None:
          f"{s.elapsed_s:.3f} s · {rate}" + (f" · {s.iterations} iterations" if s.iterations else ""))
 
 
-def _run_solve(domain: Domain, options: dict, *, engine, heuristic, weight, depth, max_nodes, timeout, max_states,
-               max_memory, json_output, tree) -> None:
+def _run_solve(domain: Domain, options: dict, *, engine, heuristic, weight, depth, param, max_nodes, timeout,
+               max_states, max_memory, json_output, tree) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
     _check_tree_file(tree)
-    job = _prepare(domain, options, engine, heuristic, weight, depth)
+    job = _prepare(domain, options, engine, heuristic, weight, depth, param)
     recorder = _tree_recorder(job, 2000) if tree is not None else None
     result = _search(job, limits, json_output, recorder)
     if recorder is not None:
@@ -277,11 +294,11 @@ def _save_tree(job, recorder, result: Result, path: Path) -> None:
     typer.echo(f"search tree: {graph.number_of_nodes():,} nodes written to {path}", err=True)
 
 
-def _run_tree(domain: Domain, options: dict, *, engine, heuristic, weight, depth, max_nodes, timeout, max_states,
-              max_memory, json_output, output, tree_nodes) -> None:
+def _run_tree(domain: Domain, options: dict, *, engine, heuristic, weight, depth, param, max_nodes, timeout,
+              max_states, max_memory, json_output, output, tree_nodes) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
     _check_tree_file(output)
-    job = _prepare(domain, options, engine, heuristic, weight, depth)
+    job = _prepare(domain, options, engine, heuristic, weight, depth, param)
     recorder = _tree_recorder(job, tree_nodes)
     result = _search(job, limits, True, recorder)
     _save_tree(job, recorder, result, output)
@@ -332,7 +349,7 @@ def engines_command(json_output: Annotated[bool, typer.Option("--json", help="pr
             notes.append(f"heuristic {r['heuristic']}")
         if r["optimal"]:
             notes.append(f"optimal in {r['optimal']}")
-        notes += [f"--{k} {v}" for k, v in r["params"].items()]
+        notes += [f"--{k} {v}" if k in ("weight", "depth") else f"--param {k}={v}" for k, v in r["params"].items()]
         typer.echo(f"{r['name']:<{width}}  {r['summary']}" + (f" ({', '.join(notes)})" if notes else ""))
 
 

@@ -68,6 +68,8 @@ def test_no_solution_exits_3():
     (["solve", "npuzzle", "--engine", "astar", "--weight", "0.5"], "weight"),
     (["solve", "npuzzle", "--seed", "abc"], "seed"),
     (["solve", "nosuchdomain"], "nosuchdomain"),
+    (["solve", "npuzzle", "--param", "weight"], "KEY=VALUE"),
+    (["solve", "npuzzle", "--engine", "astar", "-P", "guides=x"], "takes no parameter guides"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     """Through the installed script, so the real entry point and stderr are checked."""
@@ -139,3 +141,22 @@ def test_tree_command_caps_the_tree_and_exports(tmp_path):
     assert out.exists()
     r = run("tree", "npuzzle", "--board", BOARD, "-o", str(tmp_path / "t.xyz"))
     assert r.exit_code != 0 and not (tmp_path / "t.xyz").exists()
+
+
+def test_param_passes_any_engine_parameter():
+    r = run("solve", "npuzzle", "--size", "3", "--seed", "4", "--engine", "npuzzle-wida", "-H", "manhattan",
+            "-P", "weight=1.2", "--param", "max_weight=3", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["params"] == {"weight": 1.2, "max_weight": 3}
+    assert doc["guarantee"] == "suboptimal (weight 1.2)"  # the weight that answered, not the ceiling
+    r = run("solve", "npuzzle", "--size", "3", "--seed", "4", "--engine", "dfs", "-P", "depth=40", "--json")
+    assert r.exit_code in (0, 3) and json.loads(r.stdout)["params"] == {"depth": 40}
+
+
+def test_tree_labels_with_dollar_signs_are_drawn_literally(tmp_path):
+    """Sokoban boards hold '$' (a box), which matplotlib would read as a formula."""
+    out = tmp_path / "sokoban.png"
+    r = run("tree", "sokoban", "microban:1", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    assert out.stat().st_size > 10_000

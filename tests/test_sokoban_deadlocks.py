@@ -31,6 +31,8 @@ TINY = [
     "######\n# .  #\n# $$ #\n#.$@ #\n#  . #\n######",
     # player-side distances matter (dead end behind the box)
     "#######\n###.###\n#  $  #\n# #@# #\n#     #\n#######",
+    # a dead-end column of goals whose mouth needs the corner goal (4,1) empty to push up
+    "#######\n#.#####\n#.#####\n# $ $ #\n#.  $@#\n##    #\n#######",
 ]
 
 
@@ -128,6 +130,17 @@ def test_freeze_does_not_fire_when_a_box_can_still_move():
     assert not freeze_deadlock(square(board, 1, 3), board.start_boxes, board)
 
 
+def test_a_box_frozen_on_the_goal_at_a_corridor_mouth_seals_the_goals_behind_it():
+    # the corner goal (4,1) filled first: nothing can be pushed up the column any more
+    board = Board(parse_level("#######\n#.#####\n#.#####\n# $ $ #\n#*   @#\n##    #\n#######"))
+    assert freeze_deadlock(square(board, 4, 1), board.start_boxes, board)
+    # the same box once the column is full: alive
+    board = Board(parse_level("#######\n#*#####\n#*#####\n#     #\n#*   @#\n##    #\n#######"))
+    assert not freeze_deadlock(square(board, 4, 1), board.start_boxes, board)
+    board = Board(parse_level("#######\n#*#####\n#.#####\n# $   #\n#*   @#\n##    #\n#######"))
+    assert freeze_deadlock(square(board, 4, 1), board.start_boxes, board)  # (2,1) is sealed
+
+
 def test_bipartite_deadlock_is_an_infinite_matching():
     # both boxes lie against the top wall: each alone reaches the top-left goal, never the other
     board = Board(parse_level("########\n#.$ $  #\n#      #\n#   .@ #\n########"))
@@ -183,6 +196,7 @@ def test_incremental_estimates_and_player_regions_match_a_fresh_computation(text
                 assert ch == p.heuristic(child), (p.h_name, p.packing)
                 region = flood(1 << child[1], board.floor & ~child[0], board.width)
                 assert child[1] == (region & -region).bit_length() - 1
+                assert p._regions.get(child, region) == region  # kept for the child's expansion
 
 
 def test_packing_order_fills_a_dead_end_corridor_from_the_back():

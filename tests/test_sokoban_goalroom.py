@@ -139,3 +139,17 @@ def test_settled_rooms_keep_microban_levels_solvable(number):
     r = greedy(p, limits=Limits(timeout_s=20))
     assert r.solved
     assert replay_lurd(p.board.level, to_lurd(p.board, r.actions)).pushes == r.cost
+
+
+def test_a_room_box_in_the_way_leaves_and_the_plan_still_replays():
+    """Microban 10: the box beside the entrance must go out first (an exit in the plan)."""
+    d = SokobanDomain()
+    p = d.make_problem({"level_file": "microban", "level": "10"}, d.builtin_heuristics()["nearest-goal"])
+    room, b = p.room, p.board
+    assert room is not None and room.prefix
+    sq, k = room.prefix[-1]
+    assert sq == room.entrance and not room.inside >> (sq + b.offsets[k]) & 1  # pushed out of the room
+    assert room.plays(room.prefix, b.start_boxes, b.player_start)
+    r = greedy(p, limits=Limits(timeout_s=20))
+    assert r.solved and any(isinstance(a, Route) for a in r.actions)
+    assert replay_lurd(b.level, to_lurd(b, r.actions)).pushes == r.cost

@@ -1,49 +1,72 @@
-"""The default Sokoban engine: independent greedy searches on different guides, in turns.
+"""The default Sokoban engine: a forward and a backward search sharing the time.
 
-Greedy best-first on one heuristic fails on levels another solves at once (on Microban,
-nearest-goal solves 151 levels in 10 s, matching solves level 144 that nearest-goal
-cannot).  Sharing one closed list between the guides (`portfolio.py`) lets each search
+Greedy best-first forwards on nearest-goal solves most levels at once but fails where the
+goals must be filled in a strict order; the same greedy search run backwards from the
+solved position (`pull.py`) gets that order for free and fails elsewhere.  On Microban
+(10 s per level) forwards misses 144, 146 and 153, backwards 93 and 153; together they
+miss only 153.  Sharing one closed list between guides (`portfolio.py`) lets each search
 steal the other's states and spoil its order; restarting one search after another
-repeats work.  This engine keeps one whole greedy search per guide, each with its own
-open and closed lists, and steps them in turns by a fixed share of the time (``shares=
-"2,1"``: two seconds of nearest-goal per second of matching; time, not expansions,
-because a matching node costs 2-10 nearest-goal ones).  A level the best guide solves
-in ``t`` seconds alone takes about ``t * total / share`` plus ~0.5 s to build matching.
+repeats work.  This engine keeps one whole search per *member*, each with its own open
+and closed lists:
 
-Measured on Microban at 10 s per level (2 cores, loaded): shares 1,1 solve 152 (144
-too) where greedy nearest-goal solves 151, but levels 93 and 122 go from 2-4 s to 8-9 s,
-so a busier machine loses them; shares 2,1 solve 151.  Hence not the domain default.
+* the first member runs alone for ``solo`` CPU seconds (CPU time, so a busy machine gives
+  it the same work), so the levels it solves at once never pay for the others;
+* then all members are stepped in turns by a fixed share of the time (``shares="1,1"``;
+  time, not expansions, because nodes of different searches cost different amounts).
 
-Goal tests happen on generation.  Honours every `Limits` field, counting the states
-stored by all searches.  A problem without ``variant`` gets plain greedy search.
+Default ``nearest-goal,pull``, ``solo`` 0.5 s, shares 1,1.  Measured with ``-j 2`` on the
+2-core machine: Microban 154 of 155 (all but 153), 7.7 s for the solved levels, none over
+1.5 s; local samples of Microban II 37 of 39 and Boxworld 25 of 25.  Before the pull
+search the default was greedy nearest-goal alone (Microban 152, 6.5 s) and then this
+engine with greedy and A* on matching as the other members (154, 17-25 s: 144 and 146
+took 5-8 s).
+
+A member is ``pull`` (the backward search; pushes mode only, left out with ``--optimize
+moves``), or ``heuristic`` (greedy on it) or ``greedy:heuristic`` / ``astar:heuristic``
+for a forward search; A* here keeps the first path to each state (no reopening): it is a
+differently ordered search, not an optimality promise.  Greedy and A* on one heuristic
+share its problem, so its tables and remembered matchings are built once.  Goal tests
+happen on generation.  Honours every `Limits` field, counting the states stored by all
+searches.  A problem without ``variant`` gets plain greedy search.  An observer sees every
+event of the first search and the progress of all (one tree: the others' states would
+repeat its own).
 """
 
 from __future__ import annotations
 
 from heapq import heappop, heappush
-from time import perf_counter
+from time import perf_counter, process_time
 from typing import Any
 
 from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Result, Stats, greedy
 
 from .heuristics import MATCHING, NEAREST
+from .pull import PullSearch
 
-DEFAULT_GUIDES = f"{NEAREST},{MATCHING}"
+KINDS = ("greedy", "astar")
+PULL = "pull"  # the reverse search (`pull.py`): no heuristic name
+DEFAULT_GUIDES = f"{NEAREST},{PULL}"
 DEFAULT_SHARES = "1,1"
+DEFAULT_SOLO = 0.5  # CPU seconds of the first member alone (CPU time: the same work on a busy machine)
 BATCH = 32  # expansions per turn: fewer switches between the searches
-WARMUP = 2048  # expansions of the first guide alone before the others start
 
 
-class _Greedy:
-    """One greedy best-first search that can be stepped; ties go to the lower depth."""
+class _Search:
+    """One best-first search that can be stepped, keeping the first path to each state.
 
-    def __init__(self, problem: Any):
+    Greedy orders by ``h`` (ties: lower depth), A* by ``g + h`` (ties: lower ``h``); both
+    then first in, first out.
+    """
+
+    def __init__(self, problem: Any, astar: bool, observer=None):
         self.problem = problem
+        self.astar = astar
+        self.observer = observer
         self.succ = problem.successors_with_h
         start = problem.initial_state()
         h = problem.heuristic(start)
         self.parent: dict = {start: None}  # state -> (previous state, action, step cost)
-        self.open: list = [] if h == float("inf") else [(h, 0, 0, start)]
+        self.open: list = [] if h == float("inf") else [(h, 0, 0, 0, start)]
         self.seq = 0
         self.spent = 0.0  # seconds spent expanding
         self.expanded = self.generated = self.duplicates = 0
@@ -51,24 +74,35 @@ class _Greedy:
 
     def step(self, count: int) -> bool:
         """Expand up to ``count`` states; True when the search ends (goal found or exhausted)."""
-        open_, parent, succ, is_goal = self.open, self.parent, self.succ, self.problem.is_goal
+        open_, parent, succ, is_goal, astar = self.open, self.parent, self.succ, self.problem.is_goal, self.astar
+        observer = self.observer
         for _ in range(count):
             if not open_:
                 return True
-            h, g, _seq, state = heappop(open_)
+            _f, _tie, _seq, g, state = heappop(open_)
+            h = _tie if astar else _f
             self.expanded += 1
-            g += 1
+            if observer is not None:
+                observer.expand(state, g, h)
             for action, child, cost, ch in succ(state, h):
                 self.generated += 1
                 if child in parent:
                     self.duplicates += 1
+                    if observer is not None:
+                        observer.generate(state, action, child, g + cost, ch, "duplicate")
                     continue
                 parent[child] = (state, action, cost)
+                if observer is not None:
+                    observer.generate(state, action, child, g + cost, ch, "new")
                 if is_goal(child):
                     self.goal = child
                     return True
                 self.seq += 1
-                heappush(open_, (ch, g, self.seq, child))
+                cg = g + cost
+                if astar:
+                    heappush(open_, (cg + ch, ch, self.seq, cg, child))
+                else:
+                    heappush(open_, (ch, cg, self.seq, cg, child))
         return False
 
     def path(self) -> tuple[list, list, float]:
@@ -85,23 +119,56 @@ class _Greedy:
         return actions, states, total
 
 
+def parse_members(guides: str) -> list[tuple[str, str]]:
+    """``(kind, heuristic)`` pairs of a comma list such as ``nearest-goal,pull,astar:matching``."""
+    out = []
+    for item in (s.strip() for s in str(guides).split(",")):
+        if not item:
+            continue
+        if item == PULL:
+            out.append((PULL, ""))
+            continue
+        kind, _, name = item.rpartition(":")
+        kind = kind or "greedy"
+        if kind not in KINDS or name not in (NEAREST, MATCHING):
+            raise ValueError(f"unknown search {item!r} ({PULL}, or a heuristic {NEAREST} or {MATCHING}"
+                             f" optionally after {' or '.join(k + ':' for k in KINDS)})")
+        out.append((kind, name))
+    if not out:
+        raise ValueError("no search given")
+    return out
+
+
 def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
-              guides: str = DEFAULT_GUIDES, shares: str = DEFAULT_SHARES) -> Result:
-    """Greedy searches on ``guides`` (comma list of heuristics) stepped in turns by ``shares``."""
+              guides: str = DEFAULT_GUIDES, shares: str = DEFAULT_SHARES, solo: float = DEFAULT_SOLO) -> Result:
+    """The searches in ``guides`` (comma list), the first alone for ``solo`` s, then by ``shares``."""
     if not callable(getattr(problem, "variant", None)) or problem.heuristic is None:
         return greedy(problem, limits=limits, observer=observer)
-    names = [n.strip() for n in guides.split(",") if n.strip()]
-    unknown = [n for n in names if n not in (NEAREST, MATCHING)]
-    if unknown or not names:
-        raise ValueError(f"unknown guide {', '.join(unknown) or '(none)'} (known: {NEAREST}, {MATCHING})")
+    members = parse_members(guides)
     try:
-        weights = [int(s) for s in str(shares).split(",")]
+        weights = [float(s) for s in str(shares).split(",")]
     except ValueError:
         weights = []
-    if len(weights) != len(names) or min(weights) < 1:
-        raise ValueError(f"shares must be {len(names)} positive whole numbers, one per guide (got {shares!r})")
+    if len(weights) != len(members) or not min(weights) > 0:
+        raise ValueError(f"shares must be {len(members)} positive numbers, one per search (got {shares!r})")
+    if not float(solo) >= 0:
+        raise ValueError(f"solo must be a number of seconds >= 0 (got {solo!r})")
+    if getattr(problem, "moves", False):  # the pull search's states hold regions: pushes mode only
+        kept = [(m, w) for m, w in zip(members, weights) if m[0] != PULL]
+        if not kept:
+            raise ValueError("the pull search works in pushes mode only")
+        members, weights = [m for m, _w in kept], [w for _m, w in kept]
     guard = (limits or Limits()).guard()
-    searches = [_Greedy(problem.variant(names[0]))]
+    variants: dict = {}  # A* and greedy on one heuristic share its problem (tables, memo)
+
+    def make(kind: str, name: str, observer=None):
+        if kind == PULL:
+            return PullSearch(problem)
+        if name not in variants:
+            variants[name] = problem.variant(name)
+        return _Search(variants[name], kind == "astar", observer)
+
+    searches = [make(*members[0], observer)]  # its tree is the one observed
     status, winner, reason = NO_SOLUTION, None, None
     if searches[0].goal is not None:
         status, winner = SOLVED, searches[0]
@@ -109,15 +176,15 @@ def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
     # dead one) proves the level unsolvable
     exhausted = not searches[0].open
     live = [(searches[0], weights[0])]
-    expanded = max_frontier = 0
+    expanded, max_frontier = 0, 1
     next_check = guard.next_check(0)
-    waiting = list(zip(names[1:], weights[1:]))
+    waiting = list(zip(members[1:], weights[1:]))
+    began_all = process_time()
     while winner is None and not exhausted:
-        if waiting and expanded >= WARMUP:
-            # the other guides join once the first has had a start: easy levels never pay
-            # for building them (the matching tables and SciPy's import take ~0.5 s)
-            for name, w in waiting:
-                s = _Greedy(problem.variant(name))
+        if waiting and process_time() - began_all >= solo:
+            for (kind, name), w in waiting:
+                s = make(kind, name)
+                s.spent = searches[0].spent * w / weights[0]  # joins level with its share, not behind
                 searches.append(s)
                 if s.goal is not None:
                     status, winner = SOLVED, s
@@ -153,3 +220,10 @@ def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
         return Result(status, stats=stats, engine="sokoban-alternate")
     actions, states, total = winner.path()
     return Result(SOLVED, actions, states, total, stats, "sokoban-alternate")
+
+
+def warm_up() -> None:
+    """Import SciPy's assignment solver (~0.8 s) before timing, for searches on matching."""
+    import importlib
+
+    importlib.import_module("scipy.optimize")

@@ -75,6 +75,8 @@ class Board:
         self._rings()
         self._tunnels()
         self._distances()
+        self._axes()
+        self.sealed_cache: dict[int, list[int]] = {}  # for `deadlocks.sealed_off`
 
     # -- components of the floor without one square ----------------------------------
     def _components(self) -> None:
@@ -82,6 +84,8 @@ class Board:
         self.compmask: list[tuple[int, ...]] = [()] * self.size
         self.side_comp: list[tuple[int, ...]] = [()] * self.size  # per direction, -1 = wall
         self.multi = bytearray(self.size)
+        # compidx[x][p]: the component of square p (for cut squares x only; else one component)
+        self.compidx: list[bytes | None] = [None] * self.size
         for x in bits(floor):
             rest = floor & ~(1 << x)
             comps: list[int] = []
@@ -101,6 +105,12 @@ class Board:
             self.compmask[x] = tuple(comps)
             self.side_comp[x] = tuple(sides)
             self.multi[x] = len(comps) > 1
+            if len(comps) > 1:
+                index = bytearray(self.size)
+                for i, m in enumerate(comps):
+                    for p in bits(m):
+                        index[p] = i
+                self.compidx[x] = bytes(index)
 
     def _rings(self) -> None:
         """The 8 squares around each floor square, clockwise from above (for `keeps_region`)."""
@@ -144,12 +154,8 @@ class Board:
 
     def comp_of(self, x: int, p: int) -> int:
         """Index of the component of floor-without-``x`` holding square ``p``."""
-        if not self.multi[x]:
-            return 0
-        for i, m in enumerate(self.compmask[x]):
-            if m >> p & 1:
-                return i
-        return 0
+        index = self.compidx[x]
+        return 0 if index is None else index[p]
 
     # -- push distances ------------------------------------------------------------------
     def _distances(self) -> None:
@@ -193,6 +199,23 @@ class Board:
                 live |= 1 << x
         self.live = live
         self.is_dead = bytearray(0 if live >> i & 1 else 1 for i in range(self.size))
+
+    def _axes(self) -> None:
+        """Per square: which axes walls or dead squares block, and the neighbour pairs.
+
+        `freeze_deadlock` starts with these: a box can be frozen only when each axis is
+        blocked statically or by a box beside it, which most pushes rule out at once.
+        """
+        w, wall, dead = self.width, self.is_wall, self.is_dead
+        self.axis_fixed = bytearray(self.size)
+        self.axis_pairs: list[tuple[int, int]] = [(0, 0)] * self.size
+        for x in bits(self.floor):
+            fixed = 0
+            for bit, (a, b) in ((1, (x - 1, x + 1)), (2, (x - w, x + w))):
+                if wall[a] or wall[b] or (dead[a] and dead[b]):
+                    fixed |= bit
+            self.axis_fixed[x] = fixed
+            self.axis_pairs[x] = ((1 << (x - 1)) | (1 << (x + 1)), (1 << (x - w)) | (1 << (x + w)))
 
     # -- display ----------------------------------------------------------------------------
     def render(self, boxes: int, player: int | None) -> list[str]:

@@ -5,7 +5,8 @@
 * freeze deadlocks (`frozen_group`): a box that can move along neither axis, because of
   walls, dead squares on both sides, or boxes that are themselves frozen; the whole frozen
   group is dead when one of its boxes is off a goal.  Covers 2x2 blocks and boxes stuck
-  against walls;
+  against walls.  A group frozen on goals is dead when, with its boxes as walls, some goal
+  or box can no longer reach the other (`sealed_off`);
 * bipartite deadlocks live in the matching heuristic (no perfect matching = dead);
 * corral deadlocks: see `corral.py`.
 
@@ -62,8 +63,62 @@ def frozen_group(sq: int, boxes: int, is_wall, is_dead, width: int, ancestors: s
 
 def freeze_deadlock(sq: int, boxes: int, board) -> bool:
     """True when the box just pushed to ``sq`` is frozen with some frozen box off a goal."""
+    fixed = board.axis_fixed[sq]
+    if fixed != 3:  # an axis free of walls and dead pairs needs a box beside it to block it
+        sideways, upways = board.axis_pairs[sq]
+        if not (fixed & 1 or boxes & sideways) or not (fixed & 2 or boxes & upways):
+            return False
     group = frozen_group(sq, boxes, board.is_wall, board.is_dead, board.width, set())
     if group is None:
         return False
     is_goal = board.is_goal
-    return any(not is_goal[b] for b in group)
+    if any(not is_goal[b] for b in group):
+        return True
+    return sealed_off(sum(1 << b for b in group), boxes, board)
+
+
+def sealed_off(frozen: int, boxes: int, board) -> bool:
+    """True when boxes frozen on goals (``frozen``) leave a goal or a box with no way to meet.
+
+    Frozen boxes never move again: they are walls.  With them as walls, a goal no other box
+    can be pushed to, or a box that can reach no free goal, makes the position dead (the
+    other boxes are ignored as obstacles, so this only errs towards "alive").  E.g. a box
+    frozen at the mouth of a dead-end row of goals seals the goals behind it.
+    """
+    reach = _goal_reach(frozen, board)
+    loose = boxes & ~frozen
+    union = 0
+    for r in reach:
+        if not r & loose:
+            return True
+        union |= r
+    return bool(loose & ~union)
+
+
+def _goal_reach(frozen: int, board) -> list[int]:
+    """For each goal off ``frozen``: the squares a box can be pushed to it from (cached)."""
+    cache = board.sealed_cache
+    out = cache.get(frozen)
+    if out is not None:
+        return out
+    walls = frozen | ~board.floor
+    offs = board.offsets
+    out = []
+    for g in board.goal_list:
+        if frozen >> g & 1:
+            continue
+        seen = 1 << g
+        stack = [g]
+        while stack:  # pull the box from g: the player steps back from x+o to x+2o
+            x = stack.pop()
+            for o in offs:
+                n = x + o
+                if walls >> n & 1 or walls >> (n + o) & 1 or seen >> n & 1:
+                    continue
+                seen |= 1 << n
+                stack.append(n)
+        out.append(seen)
+    if len(cache) >= 1 << 16:
+        cache.clear()
+    cache[frozen] = out
+    return out

@@ -6,9 +6,12 @@ order, and a greedy search that parks the first box on the goal next to the entr
 seals the room.  The plan is found backwards, best-first: from the filled room, boxes
 are pulled about inside the room (the player walks anywhere; boxes outside are left
 out) and pulled out through the entrance one by one until only the boxes that start in
-the room are left, where they start.  Read forwards it says, for each box that comes in,
-what the room holds at that moment and which pushes follow until the next box comes in
-(`entries`), and which pushes of the room's own boxes come first (`prefix`).
+the room are left, where they start.  Just before a box comes in, another may go out
+(forwards: pushed from the entrance to the square outside), so a room box in the way of
+the entries can leave and come back later as one of them.  Read forwards the plan says,
+for each box that comes in, what the room holds at that moment and which pushes follow
+until the next box comes in (`entries`), and which pushes of the room's own boxes come
+first (`prefix`).
 
 `SokobanProblem` uses it in three ways (default mode only: macros skip states and are
 not push-optimal):
@@ -113,16 +116,16 @@ class GoalRoom:
         area = floor
         goals, player_start = board.goals, board.player_start
         dist = _distances(board, e, box_area)
-        seen: dict[tuple[int, int], tuple | None] = {}
+        seen: dict[tuple[int, int, bool], tuple | None] = {}
         heap: list = []
         for comp in _components(area & ~goals, w):
-            key = (goals, comp & -comp)
+            key = (goals, comp & -comp, False)
             seen[key] = None
-            heapq.heappush(heap, (_rank(goals, start_boxes, dist), goals, comp))
+            heapq.heappush(heap, (_rank(goals, start_boxes, dist), goals, comp, False))
         end = None
         while heap and len(seen) < MAX_PLAN_STATES:
-            _r, boxes, region = heapq.heappop(heap)
-            here = (boxes, region & -region)
+            _r, boxes, region, entered = heapq.heappop(heap)
+            here = (boxes, region & -region, entered)
             # done when only the boxes that start in the room are left, and the player is
             # where it starts (or anywhere, when the room starts empty)
             if boxes == start_boxes and (not start_boxes or region >> player_start & 1):
@@ -143,12 +146,22 @@ class GoalRoom:
                     pusher = 2 * s - e
                     if region >> s & 1 and floor >> pusher & 1:
                         moves.append((boxes ^ (1 << e), s, (s, offs.index(e - s), "entry")))
+            elif entered and region >> e & 1:
+                # a box that leaves: forwards, pushed from the entrance out to s (a room
+                # box in the way of the entries goes out and comes back in later).  Only
+                # just before an entry: the box on s must be moved on by the search before
+                # the next push, so a planned step ends with it
+                for s in outside:
+                    inner = 2 * e - s
+                    if room >> inner & 1 and not boxes >> inner & 1:
+                        moves.append((boxes | 1 << e, inner, (e, offs.index(s - e))))
             for nboxes, at, step in moves:
                 nregion = flood(1 << at, area & ~nboxes, w)
-                key = (nboxes, nregion & -nregion)
+                nentered = len(step) == 3
+                key = (nboxes, nregion & -nregion, nentered)
                 if key not in seen:
                     seen[key] = (here, step)
-                    heapq.heappush(heap, (_rank(nboxes, start_boxes, dist), nboxes, nregion))
+                    heapq.heappush(heap, (_rank(nboxes, start_boxes, dist), nboxes, nregion, nentered))
         if end is None:
             return
         # read the plan forwards: the steps from each entry up to the next one
@@ -171,7 +184,7 @@ class GoalRoom:
                 boxes |= 1 << e
             else:
                 sq, k = step
-                boxes ^= (1 << sq) | (1 << (sq + offs[k]))
+                boxes = (boxes ^ (1 << sq) ^ (1 << (sq + offs[k]))) & box_area  # an exit leaves the room
                 (current if current is not None else prefix).append((sq, k))
         if current is not None:
             self.entries.setdefault(entry_key, tuple(current))

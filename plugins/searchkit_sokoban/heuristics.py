@@ -16,6 +16,7 @@ from .board import INF
 NEAREST = "nearest-goal"
 MATCHING = "matching"
 PACKING = "packing"
+MEMO_SIZE = 1 << 17  # remembered matchings (~500 bytes each) before starting afresh
 
 
 class RowCosts:
@@ -46,6 +47,7 @@ class RowCosts:
                     table[key] = row
             self._table = table
             self._solve = linear_sum_assignment
+            self._memo: dict[tuple, int] = {}
 
     def nearest(self, keys) -> int:
         near = self.near
@@ -65,10 +67,21 @@ class RowCosts:
             return INF
         if len(used) == len(keys):
             return total  # every box has its own nearest goal: that is the optimum
+        # a search meets the same boxes again (duplicates, other paths): remember SciPy's answers
+        memo = self._memo
+        tkeys = tuple(sorted(keys))
+        total = memo.get(tkeys)
+        if total is not None:
+            return total
         m = self._table[keys]
         r, c = self._solve(m)
         total = int(m[r, c].sum())
-        return total if total < INF else INF
+        if total >= INF:
+            total = INF
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[tkeys] = total
+        return total
 
 
 def matching_cost(rows: list[tuple[int, ...]]) -> int:

@@ -28,11 +28,13 @@ def register_engines(register):
                         " taking turns", heuristic="used", params={"guides": DEFAULT_GUIDES}))
 
     from .alternate import DEFAULT_GUIDES as ALT_GUIDES
-    from .alternate import DEFAULT_SHARES, alternate
+    from .alternate import DEFAULT_SHARES, DEFAULT_SOLO, alternate, warm_up
 
     register(EngineInfo("sokoban-alternate", alternate,
-                        "Sokoban: independent greedy searches per guide (nearest-goal, matching) stepped in turns",
-                        heuristic="used", params={"guides": ALT_GUIDES, "shares": DEFAULT_SHARES}))
+                        "Sokoban (default): greedy nearest-goal forwards alone for a start, then in turns with"
+                        " a greedy pull search backwards (others: --param guides=...)",
+                        heuristic="used", params={"guides": ALT_GUIDES, "shares": DEFAULT_SHARES, "solo": DEFAULT_SOLO},
+                        warm_up=warm_up))
 
 
 @hookimpl

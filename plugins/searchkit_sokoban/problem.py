@@ -20,6 +20,9 @@ from .heuristics import MATCHING, NEAREST, PACKING, RowCosts
 from .packing import Packing
 
 
+MAX_REGIONS = 1 << 19  # remembered child regions before starting afresh (~50 MB at most)
+
+
 class Push(NamedTuple):
     """Push the box on ``square`` ``count`` steps in direction ``DIRS[direction]``."""
 
@@ -67,6 +70,8 @@ class SokobanProblem:
             self.heuristic = None  # the engines see "no heuristic"
             self.successors_with_h = None
         self._start = (board.start_boxes, self._normal(board.start_boxes, board.player_start))
+        # the player's region of each generated child (pushes mode): expanding it needs no flood
+        self._regions: dict = {}
 
     # -- Problem protocol ---------------------------------------------------------------
     def initial_state(self):
@@ -190,7 +195,12 @@ class SokobanProblem:
         w = board.width
         floor = board.floor
         free = floor & ~boxes
-        reach = flood(1 << player, free, w)
+        regions = self._regions
+        reach = regions.pop(state, None)
+        if reach is None:
+            reach = flood(1 << player, free, w)
+        if len(regions) >= MAX_REGIONS:
+            regions.clear()
         target = free & board.live if self.use_dead else free
         movable = boxes
         room = self.room
@@ -209,7 +219,7 @@ class SokobanProblem:
                 if not barrier:
                     return []  # a PI-corral nobody can enter
                 movable = barrier
-        nearest, side_comp, multi, compmask = board.nearest, board.side_comp, board.multi, board.compmask
+        nearest, side_comp, multi, compidx = board.nearest, board.side_comp, board.multi, board.compidx
         use_dead, use_freeze = self.use_dead, self.use_freeze
         cost_of_keys = self._costs if want_h else None
         if guides is not None and cost_of_keys is None:
@@ -273,10 +283,7 @@ class SokobanProblem:
                         h -= near_of[src * 4]
                     for x in cut_boxes:
                         if x != src:
-                            for ci, m in enumerate(compmask[x]):
-                                if m >> src & 1:
-                                    h += near_of[x * 4 + ci]
-                                    break
+                            h += near_of[x * 4 + compidx[x][src]]
                     if h >= INF:
                         if prune:
                             continue
@@ -287,10 +294,7 @@ class SokobanProblem:
                         if x == src:
                             keys.append(dst * 4 + side_comp[dst][back])
                         elif multi[x]:
-                            for ci, m in enumerate(compmask[x]):
-                                if m >> src & 1:
-                                    keys.append(x * 4 + ci)
-                                    break
+                            keys.append(x * 4 + compidx[x][src])
                         else:
                             keys.append(x * 4)
                     if guides is not None:
@@ -309,6 +313,7 @@ class SokobanProblem:
                 elif count > 1:
                     region = flood(1 << (dst - o), floor & ~nboxes, w)
                     child = (nboxes, (region & -region).bit_length() - 1)
+                    regions[child] = region
                     cost = count
                 else:
                     cfree = floor & ~nboxes
@@ -319,6 +324,7 @@ class SokobanProblem:
                     else:
                         region = flood(low, cfree, w)
                     child = (nboxes, (region & -region).bit_length() - 1)
+                    regions[child] = region
                     cost = 1
                 out.append((Push(src, k, w, count), child, cost, h))
         return out

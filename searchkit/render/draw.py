@@ -42,7 +42,17 @@ MARKERS = {"expanded": "o", "generated": "s", "pruned": "v", "duplicate": "x"}
 
 def draw_tree(graph: Any, path: str, fmt: str, title: str = "",
               board_labels: Callable[[Any], str] | None = None) -> None:
-    """Render ``graph`` (from `TreeRecorder.finish`) to ``path`` in ``fmt`` (png/svg/pdf)."""
+    """Render ``graph`` (from `TreeRecorder.finish`) to ``path`` in ``fmt`` (png/svg/pdf).
+
+    Labels are drawn literally: a state's text may hold ``$`` (a Sokoban box), which
+    matplotlib would otherwise read as the start of a formula."""
+    import matplotlib
+
+    with matplotlib.rc_context({"text.parse_math": False}):
+        _draw_tree(graph, path, fmt, title, board_labels)
+
+
+def _draw_tree(graph: Any, path: str, fmt: str, title: str, board_labels) -> None:
     from matplotlib.figure import Figure
 
     mode, texts, unit, level_h, (pos, x0, x1, depth) = _choose_mode(graph, board_labels)
