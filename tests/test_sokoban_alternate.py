@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from searchkit import Limits, greedy
+from searchkit import InputError, Limits, greedy
 from searchkit.solving import execute, prepare
 from searchkit_sokoban.alternate import alternate
 from searchkit_sokoban.board import Board
@@ -64,15 +64,15 @@ def test_unsolvable_levels_end_without_a_solution(text):
 def test_limits_and_bad_parameters():
     result = alternate(problem(144), limits=Limits(max_expanded=3000))
     assert result.status == "limit" and result.stats.expanded <= 3000 + 64
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         alternate(problem(1), shares="2")
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         alternate(problem(1), guides="packing,matching", shares="1,1")
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         alternate(problem(1), guides="dfs:matching", shares="1")
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         alternate(problem(1), guides="nearest-goal", shares="0")
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         alternate(problem(1), solo=-1)
 
 

@@ -30,7 +30,7 @@ import time
 from fractions import Fraction
 from typing import Any, Callable
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Observer, Result, Stats, astar, idastar
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Observer, Result, Stats, astar, idastar
 
 DIRS = "UDLR"  # direction d's opposite is d ^ 1
 SLICE = 1 << 18  # nodes the compiled kernel expands between two limit checks
@@ -188,6 +188,9 @@ def npuzzle_wida(problem: Any, *, weight: float = WIDA_WEIGHT, max_weight: float
     weight cuts such a tail by orders of magnitude.  The Result's ``guarantee`` names the
     weight that answered; the stats add up every stage.
     """
+    if max_weight is not None and (isinstance(max_weight, bool) or not isinstance(max_weight, (int, float))
+                                   or not max_weight >= 1):
+        raise InputError(f"max_weight must be a number of at least 1 (got {max_weight!r})")
     if max_weight is None or max_weight <= weight:
         gw, hw = weight_ratio(weight)
         return _run(problem, limits, observer, gw, hw, "npuzzle-wida")

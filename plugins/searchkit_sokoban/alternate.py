@@ -38,7 +38,7 @@ from heapq import heappop, heappush
 from time import perf_counter, process_time
 from typing import Any
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Result, Stats, greedy
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Result, Stats, greedy
 
 from .heuristics import MATCHING, NEAREST
 from .pull import PullSearch
@@ -131,11 +131,11 @@ def parse_members(guides: str) -> list[tuple[str, str]]:
         kind, _, name = item.rpartition(":")
         kind = kind or "greedy"
         if kind not in KINDS or name not in (NEAREST, MATCHING):
-            raise ValueError(f"unknown search {item!r} ({PULL}, or a heuristic {NEAREST} or {MATCHING}"
+            raise InputError(f"unknown search {item!r} ({PULL}, or a heuristic {NEAREST} or {MATCHING}"
                              f" optionally after {' or '.join(k + ':' for k in KINDS)})")
         out.append((kind, name))
     if not out:
-        raise ValueError("no search given")
+        raise InputError("no search given")
     return out
 
 
@@ -150,13 +150,13 @@ def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
     except ValueError:
         weights = []
     if len(weights) != len(members) or not min(weights) > 0:
-        raise ValueError(f"shares must be {len(members)} positive numbers, one per search (got {shares!r})")
+        raise InputError(f"shares must be {len(members)} positive numbers, one per search (got {shares!r})")
     if not float(solo) >= 0:
-        raise ValueError(f"solo must be a number of seconds >= 0 (got {solo!r})")
+        raise InputError(f"solo must be a number of seconds >= 0 (got {solo!r})")
     if getattr(problem, "moves", False):  # the pull search's states hold regions: pushes mode only
         kept = [(m, w) for m, w in zip(members, weights) if m[0] != PULL]
         if not kept:
-            raise ValueError("the pull search works in pushes mode only")
+            raise InputError("the pull search works in pushes mode only")
         members, weights = [m for m, _w in kept], [w for _m, w in kept]
     guard = (limits or Limits()).guard()
     variants: dict = {}  # A* and greedy on one heuristic share its problem (tables, memo)

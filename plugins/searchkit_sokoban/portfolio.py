@@ -18,7 +18,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Result, Stats, greedy, path_from_links
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Result, Stats, greedy, path_from_links
 
 from .heuristics import MATCHING, NEAREST, PACKING
 
@@ -34,7 +34,7 @@ def portfolio(problem: Any, *, limits: Limits | None = None, observer=None,
     names = [n.strip() for n in guides.split(",") if n.strip()]
     unknown = [n for n in names if n not in GUIDES]
     if unknown or not names:
-        raise ValueError(f"unknown guide {', '.join(unknown) or '(none)'} (known: {', '.join(GUIDES)})")
+        raise InputError(f"unknown guide {', '.join(unknown) or '(none)'} (known: {', '.join(GUIDES)})")
     fns = problem.guides(names)
     guard = (limits or Limits()).guard()
     expand = problem.successors_with_guides
