@@ -255,7 +255,7 @@ def test_other_heuristics_fall_back_to_weighted_astar(monkeypatch):
 
 @pytest.mark.slow
 def test_korf24_within_target():
-    """The 50 24-puzzles with pdb-55554 (built once, ~4 min): mean length <= 1.2 x optimal."""
+    """The 50 24-puzzles with pdb-55554 (built once): mean length <= 1.2 x optimal."""
     pytest.importorskip("numba")
     from searchkit_npuzzle.korf import load_korf24
 
