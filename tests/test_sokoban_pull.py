@@ -23,19 +23,20 @@ TINY = [
 ]
 
 
-def run(problem: SokobanProblem, budget: int = 100_000) -> PullSearch:
-    search = PullSearch(problem)
+def run(problem: SokobanProblem, budget: int = 100_000, gateway: int = 0) -> PullSearch:
+    search = PullSearch(problem, gateway)
     while search.goal is None and not search.step(64) and search.expanded < budget:
         pass
     return search
 
 
+@pytest.mark.parametrize("gateway", [0, 4, 12, 40])
 @pytest.mark.parametrize("text", TINY)
-def test_pull_solves_exactly_the_solvable_tiny_levels_and_its_pushes_replay(text):
+def test_pull_solves_exactly_the_solvable_tiny_levels_and_its_pushes_replay(text, gateway):
     board = Board(parse_level(text))
     problem = SokobanProblem(board, "nearest-goal")
     forward = greedy(problem, limits=Limits(max_expanded=100_000))
-    search = run(problem)
+    search = run(problem, gateway=gateway)
     assert (search.goal is not None) == forward.solved
     if forward.solved:
         actions, states, cost = search.path()

@@ -1,0 +1,88 @@
+"""Gateways: positions near the start that every solution passes through."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from searchkit import Limits
+from searchkit.solving import execute, prepare
+from searchkit_sokoban.board import Board
+from searchkit_sokoban.gateway import find_gateway
+from searchkit_sokoban.levels import load_level, parse_level
+from searchkit_sokoban.problem import SokobanProblem
+
+LEVELS = [
+    "#######\n#@    #\n# $$  #\n#  .. #\n#     #\n#######",
+    "######\n#.   #\n#.$$ #\n##   #\n# @  #\n######",
+    "#######\n#.#####\n#.#####\n# $ $ #\n#.  $@#\n##    #\n#######",
+    # the player starts shut in below boxes it must push up into the room
+    "#########\n#       #\n#    $. #\n#   ## .#\n### #####\n###$#####\n###@#####\n#########",
+    "#########\n#       #\n# $   . #\n#   ##. #\n### #####\n###$#####\n###@#####\n#########",
+    "##########\n#      . #\n#  $  .  #\n#   ## . #\n### ######\n"
+    "###$######\n###$######\n###@######\n##########",
+]
+SHUT_IN = LEVELS[3]
+
+
+def plain(text: str) -> SokobanProblem:
+    return SokobanProblem(Board(parse_level(text)), None)
+
+
+def reaches_goal(problem: SokobanProblem, avoid=None) -> bool:
+    start = problem.initial_state()
+    if start == avoid:
+        return False
+    seen = {start}
+    queue = deque(seen)
+    while queue:
+        state = queue.popleft()
+        if problem.is_goal(state):
+            return True
+        for _a, child, _c in problem.successors(state):
+            if child not in seen and child != avoid:
+                seen.add(child)
+                queue.append(child)
+    return False
+
+
+@pytest.mark.parametrize("budget", [3, 8, 20, 60])
+@pytest.mark.parametrize("text", LEVELS)
+def test_every_solution_passes_through_the_gateway(text, budget):
+    problem = plain(text)
+    found = find_gateway(problem, budget)
+    if found is None:
+        return
+    actions, states = found
+    assert states[0] == problem.initial_state() and len(actions) == len(states) - 1 > 0
+    for state, action, after in zip(states, actions, states[1:]):
+        assert any(a == action and c == after for a, c, _cost in problem.successors(state))
+    # exhaustive check of the claim: with the gateway removed the goal is out of reach
+    assert not reaches_goal(problem, avoid=states[-1])
+
+
+def test_a_shut_in_start_yields_a_gateway_and_an_open_one_none():
+    problem = plain(SHUT_IN)
+    assert reaches_goal(problem)
+    actions, states = find_gateway(problem, 8)
+    assert len(actions) == 3  # up the shaft three times: then the player is out
+    assert find_gateway(problem, 1000) is None  # the goal lies within the budget
+    assert find_gateway(plain(LEVELS[0]), 60) is None
+
+
+def test_microban_153_gateway_is_where_the_player_gets_out():
+    board = Board(load_level("microban:153"))
+    problem = SokobanProblem(board, None)
+    actions, states = find_gateway(problem)
+    assert len(actions) == 10
+    outside = 2 * board.width + 6  # row 2, column 6: the corridor beyond the start room
+    assert problem.region(states[-1]) >> outside & 1
+    assert not any(problem.region(s) >> outside & 1 for s in states[:-1])
+
+
+@pytest.mark.slow
+def test_the_default_engine_solves_microban_153_in_ten_seconds():
+    job = prepare("sokoban", {"level_file": "microban:153"})
+    result = execute(job, Limits(timeout_s=10))  # execute replays the LURD on the level text
+    assert result.solved
