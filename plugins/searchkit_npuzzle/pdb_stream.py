@@ -39,29 +39,19 @@ def _popcount(x):
 
 
 @njit(cache=True, inline="always")
-def _deposit(bits, free):
-    """Spread the low bits of ``bits`` onto the set bits of ``free`` (index mask -> cell mask)."""
+def _translate(mask, free, to_cells):
+    """Between a mask over the set bits of ``free`` (bit i: its i-th set bit, the builder's
+    per-placement masks) and a mask over cells: spread onto the cells (``to_cells``) or
+    gather back."""
     out = 0
     i = 0
     f = free
     while f:
         low = f & -f
-        if (bits >> i) & 1:
-            out |= low
-        i += 1
-        f ^= low
-    return out
-
-
-@njit(cache=True, inline="always")
-def _extract(cells, free):
-    """Inverse of `_deposit`: the cell mask ``cells`` as indices among the set bits of ``free``."""
-    out = 0
-    i = 0
-    f = free
-    while f:
-        low = f & -f
-        if cells & low:
+        if to_cells:
+            if (mask >> i) & 1:
+                out |= low
+        elif mask & low:
             out |= 1 << i
         i += 1
         f ^= low
@@ -101,8 +91,8 @@ def _level(lo, hi, depth, cur, nxt, visited, result, n, k, fac, nbr, not_first_c
             tile_at[c] = i
             used |= np.int64(1) << c
         free = full & ~used
-        seen = _deposit(np.int64(visited[p]), free)
-        region = _deposit(mask, free) & ~seen
+        seen = _translate(np.int64(visited[p]), free, True)
+        region = _translate(mask, free, True) & ~seen
         if region == 0:
             continue
         while True:  # flood the blank's free cells: free moves cost nothing
@@ -112,7 +102,7 @@ def _level(lo, hi, depth, cur, nxt, visited, result, n, k, fac, nbr, not_first_c
                 break
             region = grow
         region &= ~seen
-        visited[p] = visited[p] | _extract(region, free)
+        visited[p] = visited[p] | _translate(region, free, False)
         if result[p] == UNSEEN:
             result[p] = depth
             first += 1
