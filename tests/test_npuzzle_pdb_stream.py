@@ -106,13 +106,3 @@ def test_rank_indexed_weighted_search_on_a_blank_last_goal(monkeypatch):
         replay(problem, b)
         assert b.solved and a.actions == b.actions
 
-
-@pytest.mark.parametrize("n,k", [(9, 1), (9, 4), (16, 3), (25, 2), (6, 6)])
-def test_spread_base_n_equals_the_indexed_copy(n, k):
-    rng = np.random.default_rng(n * 10 + k)
-    table = rng.integers(0, 250, size=pdb.perm(n, k), dtype=np.uint8)
-    expected = np.full(n ** k, pdb.UNSEEN, dtype=np.uint8)
-    expected[pdb.sparse_index(n, k)] = table
-    got = np.full(n ** k, pdb.UNSEEN, dtype=np.uint8)
-    assert pdb_stream.spread_base_n(table, n, k, got) == len(table)
-    assert (got == expected).all()

@@ -366,19 +366,6 @@ def build_group(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int
     return dist.reshape(-1, free).min(axis=1)
 
 
-def _compiled_spread():
-    """`pdb_stream.spread_base_n` when numba can run here (4x faster than indexing), else None."""
-    from .fastida import compiled_kernel_available
-
-    if compiled_kernel_available():
-        try:
-            from .pdb_stream import spread_base_n
-        except ImportError:
-            return None
-        return spread_base_n
-    return None
-
-
 def group_builder(n: int, groups: tuple[tuple[int, ...], ...], name: str) -> Callable[..., np.ndarray]:
     """`build_group`'s signature: the compiled builder when numba is here, else numpy's;
     InputError when a group is beyond the one available."""
@@ -456,14 +443,10 @@ class PatternDatabase:
         """Base-n indexed copies of the tables (None when one would exceed SPARSE_LIMIT)."""
         n = self.n
         if self._sparse is None and all(n ** len(g) <= SPARSE_LIMIT for g in self.groups):
-            spread = _compiled_spread()
             out = []
             for g, table in zip(self.groups, self.tables):
                 sparse = np.full(n ** len(g), UNSEEN, dtype=np.uint8)
-                if spread is not None:
-                    spread(table, n, len(g), sparse)
-                else:
-                    sparse[sparse_index(n, len(g))] = table
+                sparse[sparse_index(n, len(g))] = table  # the index increases: writes go in order
                 out.append(sparse)
             self._sparse = out
         return self._sparse

@@ -1,5 +1,4 @@
-"""A compiled pattern-database builder that holds a few bits per abstract state (and the
-compiled copy of a table into the base-n order the search reads, `spread_base_n`).
+"""A compiled pattern-database builder that holds a few bits per abstract state.
 
 `pdb.build_group` (numpy) keeps one byte per abstract state, the group's tile cells *and*
 the blank's cell: 4.2e9 bytes for the 15-puzzle's 8-tile group, more than this machine
@@ -193,34 +192,3 @@ def build_group_stream(width: int, height: int, goal: tuple[int, ...], tiles: tu
         depth += 1
     return result
 
-
-@njit(cache=True)
-def spread_base_n(table, n, k, out):
-    """``out[base-n index] = table[rank]`` for every k-permutation of n cells: the copy
-    `PatternDatabase.sparse` makes, enumerating the cell tuples in rank (lexicographic)
-    order, whose base-n indices increase too, so memory is written in order."""
-    cells = np.full(k, -1, dtype=np.int64)
-    used = np.zeros(n, dtype=np.bool_)
-    part = np.zeros(k + 1, dtype=np.int64)  # part[j]: the base-n index of cells[:j]
-    r = 0
-    depth = 0
-    while depth >= 0:
-        c = cells[depth]
-        if c >= 0:
-            used[c] = False
-        c += 1
-        while c < n and used[c]:
-            c += 1
-        if c == n:
-            cells[depth] = -1
-            depth -= 1
-            continue
-        cells[depth] = c
-        used[c] = True
-        part[depth + 1] = part[depth] * n + c
-        if depth == k - 1:
-            out[part[k]] = table[r]
-            r += 1
-        else:
-            depth += 1
-    return r
