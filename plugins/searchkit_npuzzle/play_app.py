@@ -160,61 +160,62 @@ class TileBoard(Widget):
             return self._build_picture(g, tw, th)
         return self._build_numbers(g, tw, th)
 
-    def _build_numbers(self, g: NPuzzleGame, tw: int, th: int) -> list[Strip]:
+    @staticmethod
+    def _strips(g: NPuzzleGame, tw: int, th: int, paint) -> list[Strip]:
+        """The board's text lines: ``paint(p, tile, y)`` gives cell p's segments on its line y."""
         lines = []
-        gap = self._style(None, self.HOLE)
         for r in range(g.height):
             for y in range(th):
                 segs = []
                 for c in range(g.width):
                     p = r * g.width + c
-                    tile = g.board[p]
-                    if tile == 0:
-                        segs.append(Segment(" " * tw, gap))
-                        continue
-                    home = g.goal[p] == tile
-                    bg = (46, 125, 70) if home else (52, 84, 150)
-                    if tile == self.highlight:
-                        bg = (200, 150, 30)
-                    style = self._style((250, 250, 250), bg, bold=True)
-                    if y == th - 1:
-                        segs.append(Segment(" " * tw, gap))
-                        continue
-                    text = str(tile).center(tw - 1) if y == (th - 1) // 2 else " " * (tw - 1)
-                    segs.append(Segment(text, style))
-                    segs.append(Segment(" ", gap))
+                    segs.extend(paint(p, g.board[p], y))
                 lines.append(Strip(segs, tw * g.width))
         return lines
+
+    def _build_numbers(self, g: NPuzzleGame, tw: int, th: int) -> list[Strip]:
+        gap = self._style(None, self.HOLE)
+        empty = [Segment(" " * tw, gap)]
+
+        def paint(p: int, tile: int, y: int) -> list[Segment]:
+            if tile == 0 or y == th - 1:  # the blank, and the gap line under each tile
+                return empty
+            home = g.goal[p] == tile
+            bg = (46, 125, 70) if home else (52, 84, 150)
+            if tile == self.highlight:
+                bg = (200, 150, 30)
+            style = self._style((250, 250, 250), bg, bold=True)
+            text = str(tile).center(tw - 1) if y == (th - 1) // 2 else " " * (tw - 1)
+            return [Segment(text, style), Segment(" ", gap)]
+
+        return self._strips(g, tw, th, paint)
 
     def _build_picture(self, g: NPuzzleGame, tw: int, th: int) -> list[Strip]:
         pics = self.pictures()
         t = pics.t
         solved = g.solved
         numbers = self.mode == "picture+numbers" and not solved
-        lines = []
-        for r in range(g.height):
-            for y in range(th):
-                segs = []
-                for c in range(g.width):
-                    p = r * g.width + c
-                    tile = g.board[p]
-                    if solved:
-                        block = _cut(pics.whole, p, g.width, t)
-                    elif tile == 0:
-                        segs.append(Segment(" " * tw, self._style(None, self.HOLE)))
-                        continue
-                    else:
-                        block = pics.blocks[tile]
-                    top, bottom = block[2 * y], block[2 * y + 1]
-                    label = str(tile) if numbers and y == 0 and tile else ""
-                    for x in range(tw):
-                        if x < len(label):
-                            bg = (200, 150, 30) if tile == self.highlight else (12, 14, 24)
-                            segs.append(Segment(label[x], self._style((255, 255, 255), bg, bold=True)))
-                        else:
-                            segs.append(Segment("▀", self._style(top[x], bottom[x])))
-                lines.append(Strip(segs, tw * g.width))
-        return lines
+        hole = [Segment(" " * tw, self._style(None, self.HOLE))]
+
+        def paint(p: int, tile: int, y: int) -> list[Segment]:
+            if solved:
+                block = _cut(pics.whole, p, g.width, t)
+            elif tile == 0:
+                return hole
+            else:
+                block = pics.blocks[tile]
+            top, bottom = block[2 * y], block[2 * y + 1]
+            label = str(tile) if numbers and y == 0 and tile else ""
+            segs = []
+            for x in range(tw):
+                if x < len(label):
+                    bg = (200, 150, 30) if tile == self.highlight else (12, 14, 24)
+                    segs.append(Segment(label[x], self._style((255, 255, 255), bg, bold=True)))
+                else:
+                    segs.append(Segment("▀", self._style(top[x], bottom[x])))
+            return segs
+
+        return self._strips(g, tw, th, paint)
 
     def on_click(self, event: events.Click) -> None:
         tw, th = self.cell_size
