@@ -2,14 +2,14 @@
 
 from .atomic import atomic_path, write_atomic
 from .domain import Domain, Heuristic, Instance, Param
-from .engines import EngineInfo, astar, best_first, bfs, bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar
+from .engines import EngineInfo, EngineParam, astar, best_first, bfs, bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar
 from .engines.paths import path_from_links
 from .errors import InputError
 from .hookspecs import hookimpl
 from .limits import Limits
 from .observer import Observer
 from .problem import GraphProblem, Problem
-from .result import LIMIT, NO_SOLUTION, SOLVED, Result, Stats
+from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result, Stats
 from .solving import solve
 from .verify import replay
 
@@ -18,8 +18,10 @@ __version__ = "0.1.0"
 __all__ = [
     "Domain",
     "EngineInfo",
+    "EngineParam",
     "GraphProblem",
     "Heuristic",
+    "INCOMPLETE",
     "InputError",
     "Instance",
     "LIMIT",

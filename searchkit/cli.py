@@ -22,7 +22,7 @@ from .domain import Domain
 from .errors import InputError
 from .limits import Limits
 from .observer import Observer
-from .result import LIMIT, SOLVED, Result
+from .result import INCOMPLETE, LIMIT, SOLVED, Result
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -118,9 +118,11 @@ SOLVE_ONLY = [
 ]
 
 
-def _domain_parameters(domain: Domain, taken: set[str]) -> list[inspect.Parameter]:
+def _domain_parameters(domain: Domain, taken: set[str], outputs: bool) -> list[inspect.Parameter]:
     params = []
     for p in domain.params:
+        if p.output and not outputs:
+            continue
         if p.name in taken:
             raise RuntimeError(f"domain {domain.name} option {p.name!r} clashes with a searchkit option")
         flag = "--" + p.name.replace("_", "-")
@@ -138,16 +140,27 @@ def _domain_parameters(domain: Domain, taken: set[str]) -> list[inspect.Paramete
     return params
 
 
-def _command_for(domain: Domain, extra: list, run: Callable[..., None]) -> Callable[..., None]:
-    """A typer command whose options are the domain's options plus the common ones."""
+def _check_not_empty(domain: Domain, values: dict[str, Any]) -> None:
+    """An empty text value is bad input, not a missing one (``--board ""``)."""
+    for p in domain.params:
+        value = values.get(p.name)
+        if p.type is not bool and isinstance(value, (str, Path)) and not str(value).strip():
+            name = p.name if p.argument else "--" + p.name.replace("_", "-")
+            raise InputError(f"{name} needs a value (got an empty one)")
+
+
+def _command_for(domain: Domain, extra: list, run: Callable[..., None], outputs: bool = True) -> Callable[..., None]:
+    """A typer command whose options are the domain's options plus the common ones
+    (without the domain's output options when ``outputs`` is False)."""
     specs = list({spec[0]: spec for spec in COMMON + extra}.values())  # extra overrides a common option
     names = {name for name, *_ in specs}
 
     def command(**kwargs: Any) -> None:
         common = {name: kwargs.pop(name) for name in names}
+        _check_not_empty(domain, kwargs)
         run(domain, kwargs, **common)
 
-    parameters = _domain_parameters(domain, names)
+    parameters = _domain_parameters(domain, names, outputs)
     parameters += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                      annotation=Annotated[annotation, info])
                    for name, annotation, default, info in specs]
@@ -166,17 +179,9 @@ def _limits(max_nodes, timeout, max_states, max_memory) -> Limits:
                          .replace("max_stored", "--max-states").replace("max_rss_mb", "--max-memory")) from None
 
 
-def _param_value(text: str) -> Any:
-    """``--param`` values as TOML would read them: integers, floats, true/false, else text."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
-
-
 def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth, param=None):
+    """The job for these names; ``--param`` values stay text, parsed by the engine's own
+    parameter description (so every value is checked before anything is built)."""
     from .solving import prepare
 
     params: dict[str, Any] = {}
@@ -184,7 +189,7 @@ def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth, pa
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise InputError(f"--param expects KEY=VALUE (got {item!r})")
-        params[key.strip().replace("-", "_")] = _param_value(value.strip())
+        params[key.strip().replace("-", "_")] = value.strip()
     if weight is not None:
         params["weight"] = weight
     if depth is not None:
@@ -225,6 +230,7 @@ def _result_json(job, result: Result) -> dict[str, Any]:
         "heuristic": job.heuristic.name if job.heuristic else None,
         "params": job.params,
         "guarantee": result.guarantee or job.guarantee,
+        "complete": job.engine.complete,
         "stats": result.stats.to_dict(),
     }
     doc.update(dom.solution_json(problem, result, job.options))
@@ -241,6 +247,9 @@ def _print_text(job, result: Result) -> None:
     if result.status == SOLVED:
         echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
         echo(dom.format_solution(problem, result, job.options))
+    elif result.status == LIMIT and result.stats.limit_reason == INCOMPLETE:
+        echo("no solution found: the search ran out of states, but its macros or pruning may have cut "
+             "solutions off, so the problem is not proven unsolvable")
     elif result.status == LIMIT:
         echo(f"limit reached ({result.stats.limit_reason}): no solution found yet")
     else:
@@ -308,49 +317,79 @@ def _run_tree(domain: Domain, options: dict, *, engine, heuristic, weight, depth
 
 
 # -- listing commands ---------------------------------------------------------------------------
+def _default_row(dom: Domain, label: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What ``solve`` runs on these options when no engine is named, and what it promises."""
+    from .solving import resolve_engine
+
+    full = {p.name: p.default for p in dom.params}
+    full.update(options)
+    info, params, heuristic = resolve_engine(dom, full, None, None)
+    h = dom.heuristics.get(heuristic) if heuristic and info.heuristic != "ignored" else None
+    admissible = h is None or h.admissible
+    return {"case": label, "engine": info.name, "heuristic": h.name if h else None, "params": params,
+            "guarantee": info.guarantee(params, admissible)}
+
+
 @app.command("domains")
 def domains_command(json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
-    """List the installed domains, their heuristics and defaults."""
+    """List the installed domains, their heuristics and their defaults (per case, e.g. board size)."""
     from .plugins import domains
 
     rows = []
     for name, dom in domains().items():
-        engine, heuristic, params = dom.defaults({p.name: p.default for p in dom.params})
+        cases = [_default_row(dom, label, options) for label, options in dom.default_cases()]
         rows.append({"name": name, "summary": dom.summary,
                      "heuristics": {h.name: {"summary": h.summary, "admissible": h.admissible}
                                     for h in dom.heuristics.values()},
-                     "default_engine": engine, "default_heuristic": heuristic, "default_params": params,
+                     "default_engine": cases[0]["engine"], "default_heuristic": cases[0]["heuristic"],
+                     "default_params": cases[0]["params"], "defaults": cases,
                      "options": [p.name for p in dom.params]})
     if json_output:
         typer.echo(json.dumps(rows))
         return
     for row in rows:
         typer.echo(f"{row['name']}: {row['summary']}")
-        typer.echo(f"  default: {row['default_engine']} + {row['default_heuristic']}"
-                   + "".join(f" ({k} {v})" for k, v in row["default_params"].items()))
+        for case in row["defaults"]:
+            label = f"default ({case['case']})" if case["case"] else "default"
+            params = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in case["params"].items())
+            typer.echo(f"  {label}: {case['engine']} + {case['heuristic'] or 'no heuristic'}"
+                       + (f" ({params})" if params else "") + f" · {case['guarantee']}")
         for h, info in row["heuristics"].items():
             typer.echo(f"  heuristic {h}: {info['summary']}" + ("" if info["admissible"] else " (inadmissible)"))
 
 
+def _engine_row(e: Any) -> dict[str, Any]:
+    return {"name": e.name, "summary": e.summary, "heuristic": e.heuristic, "optimal": e.optimal or None,
+            "guarantee": e.guarantee(), "params": e.params, "domains": list(e.domains) or None,
+            "backward": e.backward, "complete": e.complete,
+            "param_specs": {n: {"type": {int: "int", float: "float", bool: "bool"}.get(p.kind, "str"),
+                                "default": p.default, "minimum": p.minimum, "maximum": p.maximum,
+                                "choices": list(p.choices) if p.choices else None, "help": p.help}
+                            for n, p in e.specs.items()}}
+
+
 @app.command("engines")
 def engines_command(json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
-    """List the engines."""
+    """List the engines: what each needs, guarantees with its defaults, and its parameters."""
     from .plugins import engines
 
-    rows = [{"name": e.name, "summary": e.summary, "heuristic": e.heuristic, "optimal": e.optimal or None,
-             "params": e.params} for e in engines().values()]
+    infos = list(engines().values())
     if json_output:
-        typer.echo(json.dumps(rows))
+        typer.echo(json.dumps([_engine_row(e) for e in infos]))
         return
-    width = max(len(r["name"]) for r in rows)
-    for r in rows:
-        notes = []
-        if r["heuristic"] != "ignored":
-            notes.append(f"heuristic {r['heuristic']}")
-        if r["optimal"]:
-            notes.append(f"optimal in {r['optimal']}")
-        notes += [f"--{k} {v}" if k in ("weight", "depth") else f"--param {k}={v}" for k, v in r["params"].items()]
-        typer.echo(f"{r['name']:<{width}}  {r['summary']}" + (f" ({', '.join(notes)})" if notes else ""))
+    width = max(len(e.name) for e in infos)
+    for e in infos:
+        notes = [e.guarantee()]
+        if e.heuristic != "ignored":
+            notes.append(f"heuristic {e.heuristic}")
+        if e.domains:
+            notes.append(f"{' and '.join(e.domains)} only")
+        if e.backward:
+            notes.append("needs predecessors")
+        typer.echo(f"{e.name:<{width}}  {e.summary} ({', '.join(notes)})")
+        for spec in e.specs.values():
+            flag = f"--{spec.name}" if spec.name in ("weight", "depth") else f"-P {spec.name}=..."
+            typer.echo(f"{'':<{width}}    {flag}: {spec.describe()}" + (f" {spec.help}" if spec.help else ""))
 
 
 def _register_domain_commands() -> None:
@@ -358,7 +397,7 @@ def _register_domain_commands() -> None:
 
     for dom in domains().values():
         solve_app.command(dom.name, help=dom.summary)(_command_for(dom, SOLVE_ONLY, _run_solve))
-        tree_app.command(dom.name, help=dom.summary)(_command_for(dom, TREE_ONLY, _run_tree))
+        tree_app.command(dom.name, help=dom.summary)(_command_for(dom, TREE_ONLY, _run_tree, outputs=False))
     from .bench.command import bench, plot
 
     app.command("bench")(bench)
@@ -381,12 +420,30 @@ def build_app() -> typer.Typer:
     return app
 
 
+def _plain_flags(command: Any) -> None:
+    """Flags take no value, so their help shows no ``<bool>`` type (typer shows one)."""
+
+    def plain(param: Any) -> Any:
+        if param is not None and getattr(param, "is_flag", False):
+            param.metavar = ""
+        return param
+
+    for param in command.params:
+        plain(param)
+    help_option = command.get_help_option
+    command.get_help_option = lambda ctx: plain(help_option(ctx))
+    for sub in getattr(command, "commands", {}).values():
+        _plain_flags(sub)
+
+
 def main() -> None:
     """Entry point: one-line errors, no tracebacks unless SEARCHKIT_DEBUG is set."""
     debug = bool(os.environ.get("SEARCHKIT_DEBUG"))
     try:
         # without standalone mode a command's typer.Exit comes back as the return value
-        code = build_app()(standalone_mode=False)
+        command = typer.main.get_command(build_app())
+        _plain_flags(command)
+        code = command.main(prog_name="searchkit", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else EXIT_OK)
     except typer.Exit as e:
         sys.exit(e.exit_code)

@@ -15,7 +15,12 @@ from .result import Result
 class Param:
     """A domain option, shown on the command line as ``--name`` (or an argument).
 
-    ``type`` is ``int``, ``float``, ``str``, ``bool`` or ``pathlib.Path``.
+    ``type`` is ``int``, ``float``, ``str``, ``bool`` or ``pathlib.Path``; a ``bool`` is a
+    flag (``--boards``, no value).  ``short`` is a one-letter alias written with its dash,
+    e.g. ``"-n"``.  ``argument``: a positional argument instead of an option.  ``output``:
+    an option about what ``solve`` writes after the search (pictures, boards): commands
+    that write no solution, like ``searchkit tree``, do not offer it.  A text option given
+    an empty value is refused (an empty value is not an absent one).
     """
 
     name: str
@@ -24,6 +29,7 @@ class Param:
     help: str = ""
     argument: bool = False
     short: str | None = None
+    output: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,11 @@ class Domain:
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
         """``(engine, heuristic, engine params)`` to use when the user names none."""
         return "astar", next(iter(self.heuristics), None), {}
+
+    def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
+        """``(label, options)`` pairs on which `defaults` differ (e.g. one per board size),
+        so ``searchkit domains`` lists every default, not only the first."""
+        return [("", {})]
 
     # -- output, with generic defaults ------------------------------------------------------
     def state_json(self, problem: Problem, state: Any) -> Any:

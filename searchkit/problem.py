@@ -1,7 +1,8 @@
 """The `Problem` protocol: what a domain gives the engines.
 
-A problem is a state space over hashable states.  The four required members are enough
-for every blind engine; the optional ones unlock more:
+A problem is a state space over hashable states.  The three required members
+(``initial_state``, ``is_goal``, ``successors``) are enough for every blind engine; the
+optional ones unlock more:
 
 * ``heuristic(state) -> float`` - an estimate of the remaining cost (admissible for the
   optimal engines).  A problem without one has ``heuristic = None`` or no attribute.
@@ -17,6 +18,12 @@ for every blind engine; the optional ones unlock more:
   is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0.
 * ``cycle_check = "parent"`` - a promise that the space is undirected and the goal
   reachable, so depth-first engines need only skip the move straight back.
+* ``preserves_optimality = False`` - the successors may skip optimal paths (macro moves,
+  plans, pruning that can cut them); an optimal engine's answer is then labelled
+  ``suboptimal``, with ``optimality_lost_by`` (a short text) saying why.
+* ``preserves_solutions = False`` - the successors may cut off every solution (pruning
+  that is not proven safe); a search that runs out of states then reports ``limit``
+  (``limit_reason`` ``"incomplete"``), not ``no-solution``.
 """
 
 from __future__ import annotations
@@ -70,6 +77,16 @@ def can_search_backward(problem: Any) -> bool:
     return callable(getattr(problem, "goal_states", None)) and callable(
         getattr(problem, "predecessors", None)
     )
+
+
+def preserves_optimality(problem: Any) -> bool:
+    """False when the problem says its successors may skip optimal paths."""
+    return bool(getattr(problem, "preserves_optimality", True))
+
+
+def preserves_solutions(problem: Any) -> bool:
+    """False when the problem says its successors may cut off every solution."""
+    return bool(getattr(problem, "preserves_solutions", True))
 
 
 def describe(problem: Any, state: Any) -> str:

@@ -10,6 +10,9 @@ NO_SOLUTION = "no-solution"  # the reachable space was exhausted
 LIMIT = "limit"  # a limit (nodes, time, memory, depth, Ctrl-C) stopped the search
 
 STATUSES = (SOLVED, NO_SOLUTION, LIMIT)
+# the limit_reason of a search that ran out of states but whose pruning may have cut
+# solutions off: not proven unsolvable, so not "no-solution"
+INCOMPLETE = "incomplete"
 
 
 @dataclass

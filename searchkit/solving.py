@@ -1,4 +1,5 @@
-"""From names to a verified result: the path the CLI and the benchmarks share."""
+"""From names to a verified result with true labels: the path the CLI, the benchmarks and
+library callers share."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .domain import Domain, Heuristic
-from .engines import EngineInfo
+from .engines import UNKNOWN, EngineInfo, problem_caveat
 from .errors import InputError
 from .limits import Limits
 from .observer import Observer
 from .plugins import get_domain, get_engine
-from .problem import Problem, can_search_backward
-from .result import SOLVED, Result
+from .problem import Problem, can_search_backward, heuristic_of, preserves_optimality, preserves_solutions
+from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
 
 NO_HEURISTIC = "none"
 
@@ -29,9 +30,25 @@ class Job:
     problem: Problem | None = None
 
     @property
+    def admissible(self) -> bool:
+        return self.heuristic is None or self.heuristic.admissible
+
+    @property
     def guarantee(self) -> str:
-        admissible = self.heuristic is None or self.heuristic.admissible
-        return self.engine.guarantee(self.params, admissible)
+        return self.engine.guarantee(self.params, self.admissible, self.problem)
+
+
+def resolve_engine(dom: Domain, full: dict[str, Any], engine: str | None,
+                   params: dict[str, Any] | None) -> tuple[EngineInfo, dict[str, Any], str | None]:
+    """The engine, its checked parameters and the default heuristic, before any problem is
+    built (so a bad name or value costs nothing)."""
+    default_engine, default_h, default_params = dom.defaults(full)
+    info = get_engine(engine or default_engine)
+    why = info.refusal(dom.name)
+    if why:
+        raise InputError(why)
+    merged = dict(default_params if engine is None else {}, **(params or {}))
+    return info, info.check_params(merged), default_h
 
 
 def prepare(
@@ -41,18 +58,14 @@ def prepare(
     heuristic: str | None = None,
     params: dict[str, Any] | None = None,
 ) -> Job:
-    """Resolve names, check they fit together and build the problem (raises InputError)."""
+    """Resolve names, check they fit together and build the problem (raises InputError).
+
+    Everything that needs no problem (engine, parameters, heuristic name) is checked
+    first: building a problem can be expensive (a pattern database)."""
     dom = get_domain(domain) if isinstance(domain, str) else domain
     full = {p.name: p.default for p in dom.params}
     full.update({k: v for k, v in options.items() if v is not None or k not in full})
-    default_engine, default_h, default_params = dom.defaults(full)
-    info = get_engine(engine or default_engine)
-    params = dict(default_params if engine is None else {}, **(params or {}))
-    unknown = set(params) - set(info.params)
-    if unknown:
-        raise InputError(f"engine {info.name!r} takes no parameter {', '.join(sorted(unknown))}")
-    if "weight" in params and not params["weight"] >= 1:  # also refuses NaN
-        raise InputError(f"--weight must be at least 1 (got {params['weight']})")
+    info, params, default_h = resolve_engine(dom, full, engine, params)
 
     if heuristic is None:
         heuristic = default_h if info.heuristic != "ignored" else NO_HEURISTIC
@@ -72,10 +85,26 @@ def prepare(
     return Job(dom, full, info, h, params, problem)
 
 
+def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible: Any, problem: Any) -> Result:
+    """Make the result's labels true: its ``guarantee`` is what engine, heuristic and problem
+    together promise, and ``no-solution`` stands only when the search that ran out was
+    complete for the problem (otherwise it is a ``limit`` with reason ``incomplete``)."""
+    result.engine = result.engine or info.name
+    if result.guarantee is None:
+        result.guarantee = info.guarantee(params, admissible, problem)
+    elif result.guarantee.startswith("optimal") and not preserves_optimality(problem):
+        result.guarantee = problem_caveat(problem)
+    if result.status == NO_SOLUTION and not (info.complete and preserves_solutions(problem)):
+        result.status = LIMIT
+        result.stats.limit_reason = INCOMPLETE
+    return result
+
+
 def execute(job: Job, limits: Limits | None = None, observer: Observer | None = None) -> Result:
     """Run the job's engine and replay any solution it returns before handing it back."""
     result = job.engine.run(job.problem, limits=limits, observer=observer, **job.params)
     result.engine = job.engine.name
+    settle(result, job.engine, job.params, job.admissible, job.problem)
     if result.status == SOLVED:
         job.domain.replay(job.problem, result)
     return result
@@ -83,5 +112,16 @@ def execute(job: Job, limits: Limits | None = None, observer: Observer | None = 
 
 def solve(problem: Problem, engine: str = "astar", limits: Limits | None = None,
           observer: Observer | None = None, **params: Any) -> Result:
-    """Search ``problem`` with the engine called ``engine``: the library entry point."""
-    return get_engine(engine).run(problem, limits=limits, observer=observer, **params)
+    """Search ``problem`` with the engine called ``engine``: the library entry point.
+
+    The result's ``guarantee`` is filled in as on the command line; a heuristic counts as
+    admissible when the problem says so (``heuristic_admissible = True``), otherwise the
+    guarantee says "optimal if the heuristic is admissible"."""
+    info = get_engine(engine)
+    params = info.check_params(params)
+    if info.backward and not can_search_backward(problem):
+        raise InputError(f"engine {info.name!r} needs goal states and predecessors, which this problem does not offer")
+    has_h = heuristic_of(problem) is not None
+    admissible = True if not has_h or getattr(problem, "heuristic_admissible", False) else UNKNOWN
+    result = info.run(problem, limits=limits, observer=observer, **params)
+    return settle(result, info, params, admissible, problem)

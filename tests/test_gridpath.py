@@ -248,7 +248,7 @@ def test_bad_options_and_cli_exit_code(installed, gridpath, tmp_path):
     result = run(installed, "solve", "gridpath", "--map", str(tmp_path / "m.map"), "--start", "1,1", "--goal", "3,2")
     assert result.returncode == 2 and result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
     result = run(installed, "solve", "npuzzle", "--size", "3", "-e", "jps")
-    assert result.returncode == 2 and "jps' works on gridpath problems only" in result.stderr
+    assert result.returncode == 2 and "jps' works on gridpath only, not on npuzzle" in result.stderr
 
 
 # -- the engine and the heuristics, against the oracle -----------------------------------------------

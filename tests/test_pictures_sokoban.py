@@ -148,13 +148,6 @@ def test_bundled_level_renders():
     assert pic.size == (level.width * CELL, level.height * CELL)
 
 
-def _sokoban_has_pictures() -> bool:
-    from searchkit.plugins import get_domain
-
-    return {"gif", "png", "frames_per"} <= {p.name for p in get_domain("sokoban").params}
-
-
-@pytest.mark.skipif(not _sokoban_has_pictures(), reason="the sokoban domain has no --gif/--png options yet")
 def test_cli(tmp_path):
     from typer.testing import CliRunner
 

@@ -526,13 +526,11 @@ def test_infinite_h_survives_the_exports(tmp_path):
     assert math.inf in {d["h"] for _n, d in back.nodes(data=True)}
 
 
-# -- the real n-puzzle plugin, once it is there ------------------------------------------------
+# -- the real n-puzzle plugin ----------------------------------------------------------------------
 def test_npuzzle_plugin_tree_counts_match():
-    solving = pytest.importorskip("searchkit.solving")
-    try:
-        job = solving.prepare("npuzzle", {"size": 3, "board": "1 2 3 4 5 6 0 7 8"}, "astar", "manhattan")
-    except Exception as exc:  # the plugin has not landed yet
-        pytest.skip(f"npuzzle plugin not available: {exc}")
+    from searchkit import solving
+
+    job = solving.prepare("npuzzle", {"size": 3, "board": "1 2 3 4 5 6 0 7 8"}, "astar", "manhattan")
     rec = TreeRecorder()
     result = solving.execute(job, observer=rec)
     graph = rec.finish(result)

@@ -26,12 +26,12 @@ class NPuzzleDomain(Domain):
         Param("goal", str, None, "goal: blank-last (default), blank-first (Korf) or the tiles"),
         Param("seed", int, None, "random seed for a generated board"),
         Param("scramble", int, None, "generate the board by this many random moves from the goal"),
-        Param("boards", bool, False, "print every board of the solution"),
-        Param("image", str, None, "picture to cut into tiles for --gif/--frames/--png (default: a built-in one)"),
-        Param("gif", str, None, "write an animated GIF of the solution to this file"),
-        Param("frames", str, None, "write the solution as numbered PNG frames into this directory"),
-        Param("png", str, None, "write the start board as a picture to this PNG file"),
-        Param("numbers", bool, False, "show tile numbers on the pictures"),
+        Param("boards", bool, False, "print every board of the solution", output=True),
+        Param("image", str, None, "picture to cut into tiles for --gif/--frames/--png (default: a built-in one)", output=True),
+        Param("gif", str, None, "write an animated GIF of the solution to this file", output=True),
+        Param("frames", str, None, "write the solution as numbered PNG frames into this directory", output=True),
+        Param("png", str, None, "write the start board as a picture to this PNG file", output=True),
+        Param("numbers", bool, False, "show tile numbers on the pictures", output=True),
     ]
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:
@@ -65,6 +65,12 @@ class NPuzzleDomain(Domain):
         if width * height > 16:
             return "astar", "linear-conflict", {"weight": 2 if width * height <= 25 else 5}
         return "astar", "linear-conflict", {}
+
+    def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
+        return [("3x3", {"size": "3"}), ("4x4", {"size": "4"}), ("5x5", {"size": "5"}),
+                ("other boards up to 16 cells, e.g. 3x4", {"size": "3x4"}),
+                ("other boards of 17 to 25 cells, e.g. 4x5", {"size": "4x5"}),
+                ("more than 25 cells, e.g. 6x6", {"size": "6"})]
 
     def _size(self, options: dict[str, Any]) -> tuple[int, int]:
         board = options.get("board")

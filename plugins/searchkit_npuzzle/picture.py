@@ -457,8 +457,8 @@ def prepare_outputs(options: dict[str, Any], width: int, height: int) -> Picture
         if options.get("image") or options.get("numbers"):
             raise InputError("--image and --numbers shape pictures: add --gif, --frames or --png to write one")
         return None
-    gif = check_file(wanted["gif"], "GIF") if wanted["gif"] else None
-    png = check_file(wanted["png"], "picture") if wanted["png"] else None
+    gif = check_file(wanted["gif"], "GIF", (".gif",)) if wanted["gif"] else None
+    png = check_file(wanted["png"], "picture", (".png",)) if wanted["png"] else None
     frames = check_directory(wanted["frames"]) if wanted["frames"] else None
     t = tile_side(width, height)
     size = (width * t, height * t)

@@ -39,7 +39,7 @@ from heapq import heappop, heappush
 from time import perf_counter, process_time
 from typing import Any
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Result, Stats, greedy
+from searchkit import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Result, Stats, greedy
 
 from .heuristics import MATCHING, NEAREST
 from .gateway import GATEWAY_BUDGET
@@ -174,8 +174,9 @@ def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
     status, winner, reason = NO_SOLUTION, None, None
     if searches[0].goal is not None:
         status, winner = SOLVED, searches[0]
-    # each search prunes only dead positions: one running out of states (or starting on a
-    # dead one) proves the level unsolvable
+    # a search that prunes only dead positions proves the level unsolvable by running out
+    # of states (or starting on a dead one); one whose goal-room plans prune may have cut
+    # every solution off, so running out only ends that search
     exhausted = not searches[0].open
     live = [(searches[0], weights[0])]
     expanded, max_frontier = 0, 1
@@ -183,7 +184,7 @@ def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
     waiting = list(zip(members[1:], weights[1:]))
     began_all = process_time()
     while winner is None and not exhausted:
-        if waiting and process_time() - began_all >= solo:
+        if waiting and (process_time() - began_all >= solo or not live):
             for (kind, name), w in waiting:
                 began = perf_counter()
                 s = make(kind, name)
@@ -204,7 +205,13 @@ def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
         if s.goal is not None:
             status, winner = SOLVED, s
         elif done:
-            exhausted = True
+            if _proves_unsolvable(s):
+                exhausted = True
+            else:
+                live.remove(pair)
+                if not live and not waiting:  # every search ran out, none of them a proof
+                    status, reason = LIMIT, INCOMPLETE
+                    break
         expanded = sum(s.expanded for s in searches)
         max_frontier = max(max_frontier, sum(len(s.open) for s in searches))
         if winner is None and expanded >= next_check:
@@ -224,6 +231,13 @@ def alternate(problem: Any, *, limits: Limits | None = None, observer=None,
         return Result(status, stats=stats, engine="sokoban-alternate")
     actions, states, total = winner.path()
     return Result(SOLVED, actions, states, total, stats, "sokoban-alternate")
+
+
+def _proves_unsolvable(search: Any) -> bool:
+    """Whether ``search`` running out of states proves the level unsolvable: the pull search
+    prunes only dead positions (and aims at a gateway every solution passes through); a
+    forward search does unless its problem prunes by goal-room plans."""
+    return isinstance(search, PullSearch) or getattr(search.problem, "preserves_solutions", True)
 
 
 def warm_up() -> None:

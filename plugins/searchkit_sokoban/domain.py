@@ -27,11 +27,11 @@ class SokobanDomain(Domain):
         Param("optimize", str, "pushes", help="cost to minimise: pushes, or moves (walk steps + pushes)"),
         Param("optimal", bool, False, help="A* with an admissible heuristic: push-optimal (or move-optimal) answers"),
         Param("no_deadlock", str, None, help=f"turn detectors off, comma list: {','.join(DETECTORS)} or all"),
-        Param("boards", bool, False, help="print the board after every push"),
-        Param("gif", str, None, help="write an animated GIF of the solution to this file"),
-        Param("png", str, None, help="write the start position as a picture to this PNG file"),
-        Param("frames", str, None, help="write the solution as numbered PNG frames into this directory"),
-        Param("frames_per", str, "push", help="pictures: one frame per push (default) or per move"),
+        Param("boards", bool, False, help="print the board after every push", output=True),
+        Param("gif", str, None, help="write an animated GIF of the solution to this file", output=True),
+        Param("png", str, None, help="write the start position as a picture to this PNG file", output=True),
+        Param("frames", str, None, help="write the solution as numbered PNG frames into this directory", output=True),
+        Param("frames_per", str, "push", help="pictures: one frame per push (default) or per move", output=True),
     ]
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:
@@ -41,7 +41,7 @@ class SokobanDomain(Domain):
             NEAREST: Heuristic(NEAREST, summary="sum of each box's push distance to its nearest goal"),
             PACKING: Heuristic(PACKING, admissible=False,
                                summary="nearest-goal that fills goal rooms in packing order, layer by layer"
-                               " (inadmissible: for greedy search)"),
+                               " (for greedy search)"),
         }
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
@@ -53,6 +53,9 @@ class SokobanDomain(Domain):
         if options.get("optimal"):
             return "astar", MATCHING, {}
         return "sokoban-alternate", NEAREST, {}
+
+    def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
+        return [("", {}), ("--optimal", {"optimal": True})]
 
     # -- problems ---------------------------------------------------------------------------
     def level_of(self, options: dict[str, Any]) -> Level:

@@ -242,9 +242,9 @@ def check_options(options: dict[str, Any]) -> None:
     if per not in PER:
         raise InputError(f"--frames-per must be push or move (got {options.get('frames_per')!r})")
     if options.get("gif"):
-        check_file(options["gif"], "GIF")
+        check_file(options["gif"], "GIF", (".gif",))
     if options.get("png"):
-        check_file(options["png"], "picture")
+        check_file(options["png"], "picture", (".png",))
     if options.get("frames"):
         check_directory(options["frames"])
 

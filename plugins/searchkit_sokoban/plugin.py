@@ -19,13 +19,15 @@ def register_commands(cli):
 
 @hookimpl
 def register_engines(register):
-    from searchkit import EngineInfo
+    from searchkit import EngineInfo, EngineParam
 
     from .portfolio import DEFAULT_GUIDES, portfolio
 
     register(EngineInfo("sokoban-portfolio", portfolio,
                         "Sokoban: one greedy search, an open list per guide (matching, nearest-goal, packing)"
-                        " taking turns", heuristic="used", params={"guides": DEFAULT_GUIDES}))
+                        " taking turns", heuristic="used", domains=("sokoban",),
+                        params={"guides": EngineParam("guides", DEFAULT_GUIDES, str,
+                                                      "comma list of matching, nearest-goal, packing")}))
 
     from .alternate import DEFAULT_GUIDES as ALT_GUIDES
     from .alternate import DEFAULT_SHARES, DEFAULT_SOLO, alternate, warm_up
@@ -33,8 +35,13 @@ def register_engines(register):
     register(EngineInfo("sokoban-alternate", alternate,
                         "Sokoban (default): greedy nearest-goal forwards alone for a start, then in turns with"
                         " a greedy pull search backwards (others: --param guides=...)",
-                        heuristic="used", params={"guides": ALT_GUIDES, "shares": DEFAULT_SHARES, "solo": DEFAULT_SOLO},
-                        warm_up=warm_up))
+                        heuristic="used", domains=("sokoban",), warm_up=warm_up,
+                        params={"guides": EngineParam("guides", ALT_GUIDES, str, "comma list of searches: pull,"
+                                                      " nearest-goal, matching, greedy:H or astar:H"),
+                                "shares": EngineParam("shares", DEFAULT_SHARES, str, "CPU shares, one positive"
+                                                      " number per search"),
+                                "solo": EngineParam("solo", DEFAULT_SOLO, float, "CPU seconds the first search"
+                                                    " runs alone", minimum=0)}))
 
 
 @hookimpl

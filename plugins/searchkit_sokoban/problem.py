@@ -72,6 +72,12 @@ class SokobanProblem:
         self._start = (board.start_boxes, self._normal(board.start_boxes, board.player_start))
         # the player's region of each generated child (pushes mode): expanding it needs no flood
         self._regions: dict = {}
+        # what the macros cost the guarantees (`searchkit.problem`): tunnel and goal-room
+        # macros skip positions an optimal solution may pass through, and goal-room plans
+        # also prune positions, which may in principle cut every solution off
+        self.preserves_optimality = not (self.use_tunnels or self.room is not None)
+        self.preserves_solutions = self.room is None
+        self.optimality_lost_by = "tunnel and goal-room macros; --optimal turns them off"
 
     # -- Problem protocol ---------------------------------------------------------------
     def initial_state(self):

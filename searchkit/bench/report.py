@@ -60,7 +60,6 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[Config]) -> list[
             "median_s": round(statistics.median(times), 4) if times else None,
             "expanded": sum(r["stats"]["expanded"] for r in recs),
             "generated": sum(r["stats"]["generated"] for r in recs),
-            "nodes": sum(r["stats"]["expanded"] + r["stats"]["generated"] for r in recs),
             "total_cost": sum(r["cost"] for r in solved if r["cost"] is not None),
             "mean_expansions_per_s": round(statistics.fmean(s["expansions_per_s"] for s in measured), 1)
             if measured else None,
@@ -168,14 +167,14 @@ def print_summary(console: Console, suite: Suite, summary: list[dict[str, Any]])
                   pad_edge=False, collapse_padding=True)
     longest = max((len(row["config"]) for row in summary), default=6)
     table.add_column("config", no_wrap=True, min_width=min(longest, 24))
-    for head in ("solved", "time s", "median", "nodes", "cost", "exp/s", "gen/s", "B/state", "speed"):
+    for head in ("solved", "time s", "median", "expanded", "cost", "exp/s", "gen/s", "B/state", "speed"):
         table.add_column(head, justify="right", no_wrap=True)
     for row in summary:
         solved = f"{row['solved']}/{row['runs']}"
         if row["wrong_cost"] or row["errors"]:
             solved = f"[bold red]{solved}[/]"
         table.add_row(
-            escape(row["config"]), solved, _secs(row["total_s"]), _secs(row["median_s"]), _si(row["nodes"]),
+            escape(row["config"]), solved, _secs(row["total_s"]), _secs(row["median_s"]), _si(row["expanded"]),
             _num(row["total_cost"]), _si(row["mean_expansions_per_s"]), _si(row["mean_generated_per_s"]),
             "-" if row["rss_per_stored_bytes"] is None else f"{row['rss_per_stored_bytes']:,.0f}",
             "-" if row["speedup"] is None else f"{row['speedup']:.2f}x",

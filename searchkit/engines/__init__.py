@@ -1,20 +1,107 @@
-"""The built-in engines, looked up by name.
+"""The built-in engines, looked up by name, and the one description of what an engine is.
 
 Every engine is a plain function ``engine(problem, *, limits=None, observer=None,
-**params) -> Result``.  `EngineInfo` says what it needs and what it guarantees, so the
-CLI can refuse a combination that cannot work before searching.
+**params) -> Result``.  `EngineInfo` says what it needs, what it guarantees and which
+parameters it takes (`EngineParam`: type, range, default), so the CLI validates, lists and
+runs from the same description and refuses a combination that cannot work before searching.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..errors import InputError
+from ..problem import preserves_optimality
 from ..result import Result
 from .bestfirst import astar, best_first, dijkstra, greedy
 from .bidirectional import bidirectional_bfs
 from .breadth import bfs
 from .depthfirst import dfs, iddfs, idastar
+
+UNKNOWN = object()  # "the caller cannot say": e.g. a library user's own heuristic
+
+
+@dataclass(frozen=True)
+class EngineParam:
+    """One engine parameter: its default, its type and its allowed values.
+
+    ``type`` is ``int``, ``float``, ``bool`` or ``str`` (taken from the default when not
+    given); ``minimum``/``maximum`` bound numbers; ``choices`` lists allowed strings;
+    ``none`` is what a ``None`` default means (shown by ``searchkit engines``).
+    """
+
+    name: str
+    default: Any = None
+    type: type | None = None
+    help: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+    none: str = "none"
+
+    @property
+    def kind(self) -> type:
+        if self.type is not None:
+            return self.type
+        return type(self.default) if self.default is not None else str
+
+    def parse(self, value: Any, engine: str = "") -> Any:
+        """``value`` (a Python value, or text from the command line) checked and converted;
+        raises `InputError` naming the parameter."""
+        where = f"{engine} parameter {self.name}" if engine else f"parameter {self.name}"
+        kind = self.kind
+        if value is None:
+            if self.default is None:
+                return None
+            raise InputError(f"{where} needs a value")
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("true", "yes", "1", "on"):
+                return True
+            if text in ("false", "no", "0", "off"):
+                return False
+            raise InputError(f"{where} takes true or false (got {value!r})")
+        if kind in (int, float):
+            if isinstance(value, bool):
+                raise InputError(f"{where} takes a number (got {value!r})")
+            try:
+                number = kind(value) if not isinstance(value, str) else kind(value.strip())
+            except (TypeError, ValueError):
+                raise InputError(f"{where} takes {'a whole number' if kind is int else 'a number'} "
+                                 f"(got {value!r})") from None
+            if kind is int and isinstance(value, float) and not value.is_integer():
+                raise InputError(f"{where} takes a whole number (got {value!r})")
+            if kind is float and not math.isfinite(number):
+                raise InputError(f"{where} takes a finite number (got {value!r})")
+            if self.minimum is not None and number < self.minimum:
+                raise InputError(f"{where} must be at least {self.minimum:g} (got {value!r})")
+            if self.maximum is not None and number > self.maximum:
+                raise InputError(f"{where} must be at most {self.maximum:g} (got {value!r})")
+            return number
+        text = str(value)
+        if not text.strip():
+            raise InputError(f"{where} needs a value (got an empty one)")
+        if self.choices is not None and text not in self.choices:
+            raise InputError(f"{where} must be one of {', '.join(self.choices)} (got {text!r})")
+        return text
+
+    def describe(self) -> str:
+        """``name=default`` with the range, as the engine listing shows it."""
+        default = self.none if self.default is None else f"{self.default:g}" if isinstance(self.default, float) \
+            else str(self.default).lower() if isinstance(self.default, bool) else str(self.default)
+        bounds = []
+        if self.choices:
+            bounds.append("|".join(self.choices))
+        if self.minimum is not None:
+            bounds.append(f">= {self.minimum:g}")
+        if self.maximum is not None:
+            bounds.append(f"<= {self.maximum:g}")
+        kind = {int: "int", float: "number", bool: "bool", str: "text"}.get(self.kind, self.kind.__name__)
+        return f"{self.name}={default} ({kind}{', ' + ', '.join(bounds) if bounds else ''})"
 
 
 @dataclass(frozen=True)
@@ -22,8 +109,13 @@ class EngineInfo:
     """An engine and its contract.
 
     ``heuristic``: ``"required"``, ``"used"`` or ``"ignored"``.  ``optimal``: what its
-    answers are optimal in when ``params`` keep their defaults (``"cost"``, ``"steps"`` or
-    ``""`` for no guarantee).  ``params``: accepted keyword parameters and their defaults.
+    answers are optimal in when its weight is 1 (``"cost"``, ``"steps"`` or ``""`` for no
+    guarantee).  ``params``: accepted keyword parameters, each a default value or an
+    `EngineParam` (read back, ``params`` maps names to defaults and ``specs`` to
+    `EngineParam`).  ``domains``: the domains it works on (empty: any problem).
+    ``backward``: it needs ``goal_states`` and ``predecessors``.  ``complete``: a
+    ``no-solution`` from it means the whole space was searched (an engine that prunes or
+    decomposes says False, and its ``no-solution`` is reported as a ``limit``).
     ``warm_up``: one-off set-up the benchmark runner does in its parent process, so that
     every forked worker starts with it done (e.g. loading a compiled kernel).
     """
@@ -36,39 +128,78 @@ class EngineInfo:
     backward: bool = False
     params: dict[str, Any] = field(default_factory=dict)
     warm_up: Callable[[], None] | None = None  # load compiled code etc. once, before timing anything
+    domains: tuple[str, ...] = ()
+    complete: bool = True
+    specs: dict[str, EngineParam] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def guarantee(self, params: dict[str, Any] | None = None, admissible: bool = True) -> str:
-        """``optimal`` or ``suboptimal (...)`` for a run with these parameters.
+    def __post_init__(self) -> None:
+        specs = {name: value if isinstance(value, EngineParam) else EngineParam(name, value)
+                 for name, value in self.params.items()}
+        object.__setattr__(self, "specs", specs)
+        object.__setattr__(self, "params", {name: spec.default for name, spec in specs.items()})
+        object.__setattr__(self, "domains", tuple(self.domains))
+
+    def check_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``params`` converted and range-checked (text from the command line is parsed);
+        raises `InputError` for an unknown name or a bad value."""
+        unknown = sorted(set(params) - set(self.specs))
+        if unknown:
+            takes = ", ".join(self.specs) or "none"
+            raise InputError(f"engine {self.name!r} takes no parameter {', '.join(unknown)} (it takes: {takes})")
+        return {name: self.specs[name].parse(value, self.name) for name, value in params.items()}
+
+    def refusal(self, domain: str | None) -> str | None:
+        """Why this engine cannot run on ``domain`` (None when it can)."""
+        if self.domains and domain not in self.domains:
+            return f"engine {self.name!r} works on {' and '.join(self.domains)} only, not on {domain}"
+        return None
+
+    def guarantee(self, params: dict[str, Any] | None = None, admissible: Any = True, problem: Any = None) -> str:
+        """What an answer of a run with these parameters promises: the conjunction of the
+        engine (its weight), the heuristic (``admissible``: True, False or `UNKNOWN`) and the
+        problem (whether its successors keep optimal paths).
 
         ``max_weight``: the ceiling of an engine that raises its weight when a search runs
         long; the run promises that weight (its Result may state a better one)."""
-        params = params or {}
-        weight = params.get("weight", self.params.get("weight", 1))  # the engine's own default when not given
-        ceiling = params.get("max_weight", self.params.get("max_weight"))
+        merged = dict(self.params, **(params or {}))
+        weight = merged.get("weight")
+        weight = 1 if weight is None else weight
+        ceiling = merged.get("max_weight")
         if ceiling is not None and ceiling > weight:
             weight = ceiling
+        if not self.optimal:
+            return "suboptimal"
         if self.optimal == "cost" and weight != 1:
             return f"suboptimal (weight {weight:g})"
-        if self.optimal == "cost" and self.heuristic != "ignored" and not admissible:
-            return "suboptimal (inadmissible heuristic)"
-        if self.optimal == "cost":
-            return "optimal"
-        if self.optimal == "steps":
-            return "optimal (fewest steps)"
-        return "suboptimal"
+        if self.optimal == "cost" and self.heuristic != "ignored":
+            if admissible is False:
+                return "suboptimal (inadmissible heuristic)"
+            if admissible is UNKNOWN:
+                return "optimal if the heuristic is admissible"
+        if problem is not None and not preserves_optimality(problem):
+            return problem_caveat(problem)
+        return "optimal" if self.optimal == "cost" else "optimal (fewest steps)"
+
+
+def problem_caveat(problem: Any) -> str:
+    """The guarantee of an answer on a problem whose successors may skip optimal paths."""
+    why = getattr(problem, "optimality_lost_by", None)
+    return f"suboptimal ({why})" if why else "suboptimal (the problem's moves may skip optimal paths)"
 
 
 BUILTIN_ENGINES: dict[str, EngineInfo] = {
     e.name: e
     for e in [
         EngineInfo("bfs", bfs, "breadth-first search, goal test on generation", optimal="steps"),
-        EngineInfo("dfs", dfs, "depth-first search to a depth limit", params={"depth": 50}),
+        EngineInfo("dfs", dfs, "depth-first search to a depth limit",
+                   params={"depth": EngineParam("depth", 50, int, "the depth limit (--depth)", minimum=0)}),
         EngineInfo("iddfs", iddfs, "iterative-deepening depth-first search", optimal="steps"),
         EngineInfo("bidirectional-bfs", bidirectional_bfs, "breadth-first from both ends, meeting in the middle",
                    optimal="steps", backward=True),
         EngineInfo("dijkstra", dijkstra, "uniform-cost search", optimal="cost"),
         EngineInfo("astar", astar, "A* on g + weight*h (weighted A* when weight > 1)", heuristic="required",
-                   optimal="cost", params={"weight": 1}),
+                   optimal="cost", params={"weight": EngineParam("weight", 1, float, "weight of h (--weight)",
+                                                                 minimum=1)}),
         EngineInfo("greedy", greedy, "greedy best-first search on h", heuristic="required"),
         EngineInfo("idastar", idastar, "iterative-deepening A*", heuristic="required", optimal="cost"),
     ]
@@ -77,6 +208,8 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
 __all__ = [
     "BUILTIN_ENGINES",
     "EngineInfo",
+    "EngineParam",
+    "UNKNOWN",
     "astar",
     "best_first",
     "bfs",
@@ -86,4 +219,5 @@ __all__ = [
     "greedy",
     "iddfs",
     "idastar",
+    "problem_caveat",
 ]

@@ -25,13 +25,16 @@ FRAME_PREFIX = "frame_"
 _FRAME_NAME = re.compile(r"frame_(\d+)\.png")
 
 
-def check_file(path: Path | str, what: str = "file") -> Path:
-    """``path`` as a Path, or an InputError if a file cannot be written there."""
+def check_file(path: Path | str, what: str = "file", suffixes: tuple[str, ...] = ()) -> Path:
+    """``path`` as a Path, or an InputError if a file cannot be written there (or, with
+    ``suffixes``, if its name does not end in one of them: GIF bytes in ``x.png`` mislead)."""
     path = Path(path)
     if str(path) in ("", "."):
         raise InputError(f"the {what} path is empty")
     if path.is_dir():
         raise InputError(f"cannot write the {what} {path}: it is a directory")
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise InputError(f"the {what} file name must end in {' or '.join(suffixes)} (got {path.name!r})")
     parent = path.parent
     if not parent.is_dir():
         raise InputError(f"cannot write the {what} {path}: no directory {parent}")

@@ -70,7 +70,7 @@ class GridPathDomain(Domain):
         Param("start", str, None, "start cell 'x,y' (0-based column,row) instead of --scen"),
         Param("goal", str, None, "goal cell 'x,y' instead of --scen"),
         Param("connectivity", int, 8, "8 (diagonals cost sqrt 2, no corner cutting) or 4"),
-        Param("draw", bool, False, "draw the path on the map (maps up to 120x120)"),
+        Param("draw", bool, False, "draw the path on the map (maps up to 120x120)", output=True),
     ]
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:

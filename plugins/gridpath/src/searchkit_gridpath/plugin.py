@@ -20,7 +20,7 @@ def register_engines(register):
     from .jps import jps
 
     register(EngineInfo("jps", jps, "jump point search: A* over jump points on 8-connected grid maps (gridpath)",
-                        heuristic="ignored", optimal="cost"))
+                        heuristic="ignored", optimal="cost", domains=("gridpath",)))
 
 
 @hookimpl
