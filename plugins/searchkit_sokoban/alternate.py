@@ -14,9 +14,10 @@ per *member*, each with its own open and closed lists:
 * then all members are stepped in turns by a fixed share of the time (``shares="1,1"``;
   time, not expansions, because nodes of different searches cost different amounts).
 
-Default ``nearest-goal,pull``, ``solo`` 0.5 s, shares 1,1.  Measured with ``-j 2`` on the
-2-core machine: Microban 155 of 155, 14.9 s for the solved levels (153 4.7 s, 146 2.7 s,
-none else over 1.5 s); local samples of Microban II 37 of 39 and Boxworld 25 of 25.
+Default ``nearest-goal,pull``, ``solo`` 0.5 s, shares 1,1.  Measured with
+``searchkit bench configs/microban.toml -j 2`` on the 2-core machine: Microban 155 of 155,
+8.9 s in all (153 2.9 s, 146 2.1 s, none else over 0.9 s); local samples of Microban II 37
+of 39 and Boxworld 25 of 25.
 153 needs the pull search to aim at a gateway (`gateway.py`): before it, 154 of 155 in
 7.9 s.  Before the pull search the default was greedy nearest-goal alone (Microban 152,
 6.5 s) and then this engine with greedy and A* on matching as the other members (154,
