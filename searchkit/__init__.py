@@ -10,7 +10,7 @@ from .limits import Limits
 from .observer import Observer
 from .problem import GraphProblem, Problem
 from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result, Stats
-from .solving import solve
+from .solving import make_problem, solve
 from .verify import replay
 
 __version__ = "0.1.0"
@@ -43,6 +43,7 @@ __all__ = [
     "greedy",
     "hookimpl",
     "iddfs",
+    "make_problem",
     "path_from_links",
     "idastar",
     "replay",

@@ -30,8 +30,11 @@ app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Heuristic search engines and puzzle domains: solve, compare, draw.")
 solve_app = typer.Typer(no_args_is_help=True, help="Solve a problem of a domain: searchkit solve DOMAIN [OPTIONS].")
 tree_app = typer.Typer(no_args_is_help=True, help="Draw or export the search tree of a run: searchkit tree DOMAIN -o FILE.")
+check_app = typer.Typer(no_args_is_help=True, help="Check a domain plugin against the Problem contract: searchkit check "
+                        "DOMAIN [OPTIONS] (without options, on the domain's own small instances).")
 app.add_typer(solve_app, name="solve")
 app.add_typer(tree_app, name="tree")
+app.add_typer(check_app, name="check")
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> None:
@@ -113,23 +116,35 @@ TREE_ONLY = [
     # here --max-nodes caps the tree, so the expansion limit takes another name
     ("max_nodes", Optional[int], None, typer.Option("--max-expanded", help="stop the search after this many expansions")),
 ]
+CHECK_ONLY = [
+    ("json_output", bool, False, typer.Option("--json", help="print the outcomes as JSON on stdout")),
+]
 SOLVE_ONLY = [
     ("tree", Optional[Path], None, typer.Option("--tree", help="also draw/export the search tree to this file")),
 ]
 
 
-def _domain_parameters(domain: Domain, taken: set[str], outputs: bool) -> list[inspect.Parameter]:
+RESERVED_SHORT = {"-e", "-H", "-w", "-P", "-o", "-h"}  # searchkit's own short flags
+
+
+def _domain_parameters(domain: Domain, taken: set[str], outputs: bool,
+                       optional_arguments: bool = False) -> list[inspect.Parameter]:
     params = []
     for p in domain.params:
         if p.output and not outputs:
             continue
         if p.name in taken:
-            raise RuntimeError(f"domain {domain.name} option {p.name!r} clashes with a searchkit option")
+            raise ValueError(f"domain {domain.name!r}: option {p.name!r} clashes with a searchkit option")
+        if p.short in RESERVED_SHORT:
+            raise ValueError(f"domain {domain.name!r}: option {p.name!r} takes {p.short}, one of searchkit's own flags")
         flag = "--" + p.name.replace("_", "-")
         if p.argument:
             info = typer.Argument(help=p.help, show_default=False)
-            default = inspect.Parameter.empty if p.default is None else p.default
-            annotation = p.type
+            if optional_arguments:
+                default, annotation = p.default, Optional[p.type]
+            else:
+                default = inspect.Parameter.empty if p.default is None else p.default
+                annotation = p.type
         else:
             decls = [flag] + ([p.short] if p.short else [])
             info = typer.Option(*decls, help=p.help)
@@ -149,10 +164,12 @@ def _check_not_empty(domain: Domain, values: dict[str, Any]) -> None:
             raise InputError(f"{name} needs a value (got an empty one)")
 
 
-def _command_for(domain: Domain, extra: list, run: Callable[..., None], outputs: bool = True) -> Callable[..., None]:
-    """A typer command whose options are the domain's options plus the common ones
-    (without the domain's output options when ``outputs`` is False)."""
-    specs = list({spec[0]: spec for spec in COMMON + extra}.values())  # extra overrides a common option
+def _command_for(domain: Domain, specs: list, run: Callable[..., None], outputs: bool = True,
+                 optional_arguments: bool = False) -> Callable[..., None]:
+    """A typer command whose options are the domain's options plus ``specs`` (without the
+    domain's output options when ``outputs`` is False).  Raises ValueError when the
+    domain's options clash with searchkit's."""
+    specs = list({spec[0]: spec for spec in specs}.values())  # a later spec overrides an earlier one
     names = {name for name, *_ in specs}
 
     def command(**kwargs: Any) -> None:
@@ -160,7 +177,7 @@ def _command_for(domain: Domain, extra: list, run: Callable[..., None], outputs:
         _check_not_empty(domain, kwargs)
         run(domain, kwargs, **common)
 
-    parameters = _domain_parameters(domain, names, outputs)
+    parameters = _domain_parameters(domain, names, outputs, optional_arguments)
     parameters += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                      annotation=Annotated[annotation, info])
                    for name, annotation, default, info in specs]
@@ -316,6 +333,29 @@ def _run_tree(domain: Domain, options: dict, *, engine, heuristic, weight, depth
     raise typer.Exit(_exit_code(result))
 
 
+def _run_check(domain: Domain, options: dict, *, json_output: bool) -> None:
+    """Run the contract's checks; exit 0 only when none fails."""
+    from .testing import FAIL, checks
+
+    defaults = {p.name: p.default for p in domain.params}
+    given = {k: v for k, v in options.items() if v is not None and v != defaults.get(k)}
+    found = checks(domain, [given] if given else None)
+    outcomes = []
+    for check in found:
+        outcome = check.outcome()
+        outcomes.append(outcome)
+        if not json_output:
+            typer.echo(outcome.line())
+    failed = sum(o.status == FAIL for o in outcomes)
+    if json_output:
+        typer.echo(json.dumps({"domain": domain.name, "failed": failed,
+                               "checks": [{"name": o.name, "status": o.status, "detail": o.detail} for o in outcomes]}))
+    else:
+        passed = sum(o.status == "pass" for o in outcomes)
+        typer.echo(f"{domain.name}: {passed} passed, {failed} failed, {len(outcomes) - passed - failed} skipped")
+    raise typer.Exit(EXIT_FAILURE if failed else EXIT_OK)
+
+
 # -- listing commands ---------------------------------------------------------------------------
 def _default_row(dom: Domain, label: str, options: dict[str, Any]) -> dict[str, Any]:
     """What ``solve`` runs on these options when no engine is named, and what it promises."""
@@ -393,16 +433,23 @@ def engines_command(json_output: Annotated[bool, typer.Option("--json", help="pr
 
 
 def _register_domain_commands() -> None:
-    from .plugins import domains, get_plugin_manager
+    from .plugins import _call_each, domains, get_plugin_manager, report_broken
 
     for dom in domains().values():
-        solve_app.command(dom.name, help=dom.summary)(_command_for(dom, SOLVE_ONLY, _run_solve))
-        tree_app.command(dom.name, help=dom.summary)(_command_for(dom, TREE_ONLY, _run_tree, outputs=False))
+        try:
+            commands = [(solve_app, _command_for(dom, COMMON + SOLVE_ONLY, _run_solve)),
+                        (tree_app, _command_for(dom, COMMON + TREE_ONLY, _run_tree, outputs=False)),
+                        (check_app, _command_for(dom, CHECK_ONLY, _run_check, outputs=False, optional_arguments=True))]
+        except ValueError as e:
+            report_broken(type(dom).__module__.split(".")[0], e)
+            continue
+        for group, command in commands:
+            group.command(dom.name, help=dom.summary)(command)
     from .bench.command import bench, plot
 
     app.command("bench")(bench)
     app.command("plot")(plot)
-    get_plugin_manager().hook.register_commands(cli=app)
+    _call_each(get_plugin_manager().hook.register_commands, cli=app)
     from .play.command import build_play_app
 
     app.add_typer(build_play_app(), name="play")

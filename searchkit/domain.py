@@ -31,6 +31,16 @@ class Param:
     short: str | None = None
     output: bool = False
 
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"Param name {self.name!r} must be a Python identifier (shown as --{self.name})")
+        if self.type not in (int, float, str, bool, Path):
+            raise ValueError(f"Param {self.name!r}: type must be int, float, str, bool or pathlib.Path")
+        if self.short is not None and not (len(self.short) == 2 and self.short[0] == "-" and self.short[1].isalpha()):
+            raise ValueError(f"Param {self.name!r}: short must be a dash and one letter, like '-n' (got {self.short!r})")
+        if self.argument and self.short is not None:
+            raise ValueError(f"Param {self.name!r}: an argument takes no short flag")
+
 
 @dataclass(frozen=True)
 class Heuristic:
@@ -44,6 +54,7 @@ class Heuristic:
     make: Callable[[Any], Callable[[Any], float]] | None = None
     summary: str = ""
     admissible: bool = True
+    consistent: bool = False  # a promise that h(s) <= cost(s, t) + h(t) on every step (`searchkit check` tests it)
 
 
 class Domain:
@@ -71,6 +82,11 @@ class Domain:
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
         """``(engine, heuristic, engine params)`` to use when the user names none."""
         return "astar", next(iter(self.heuristics), None), {}
+
+    def check_instances(self) -> list[dict[str, Any]]:
+        """A few small instances (option dicts) for ``searchkit check``: small enough that
+        every engine solves them in seconds and most spaces can be explored whole."""
+        return []
 
     def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
         """``(label, options)`` pairs on which `defaults` differ (e.g. one per board size),

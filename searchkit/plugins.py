@@ -8,7 +8,9 @@ none), which helps when a broken third-party plugin is installed.
 from __future__ import annotations
 
 import os
+import sys
 from functools import lru_cache
+from typing import Any
 
 import pluggy
 
@@ -20,17 +22,35 @@ from .errors import InputError
 ENTRY_POINT_GROUP = "searchkit"
 
 
+def report_broken(plugin: str, problem: BaseException | str) -> None:
+    """One line on stderr naming a plugin that was left out and why; the rest keeps working."""
+    why = problem if isinstance(problem, str) else f"{type(problem).__name__}: {problem}"
+    print(f"Warning: plugin {plugin!r} left out: {why}", file=sys.stderr)
+
+
 def _load_entry_points(pm: pluggy.PluginManager) -> None:
-    allow = os.environ.get("SEARCHKIT_LOAD_PLUGINS")
-    if allow is None:
-        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
-        return
+    """Load each plugin of the entry-point group on its own, so one that fails to import is
+    reported and left out instead of stopping every command."""
     from importlib.metadata import entry_points
 
-    wanted = {n.strip() for n in allow.split(",") if n.strip()}
+    allow = os.environ.get("SEARCHKIT_LOAD_PLUGINS")
+    wanted = None if allow is None else {n.strip() for n in allow.split(",") if n.strip()}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in wanted and pm.get_plugin(ep.name) is None:
+        if (wanted is not None and ep.name not in wanted) or pm.get_plugin(ep.name) is not None:
+            continue
+        try:
             pm.register(ep.load(), name=ep.name)
+        except Exception as e:
+            report_broken(ep.name, e)
+
+
+def _call_each(hook: Any, **kwargs: Any) -> None:
+    """Call every plugin's implementation of ``hook`` on its own, reporting one that fails."""
+    for impl in reversed(hook.get_hookimpls()):  # pluggy's own order: last registered first
+        try:
+            impl.function(**kwargs)
+        except Exception as e:
+            report_broken(impl.plugin_name, e)
 
 
 @lru_cache(maxsize=1)
@@ -54,16 +74,20 @@ def domains() -> dict[str, Domain]:
     found: dict[str, Domain] = {}
 
     def register(domain: Domain) -> None:
+        if not isinstance(domain, Domain) or not domain.name:
+            raise ValueError(f"register_domains gave {domain!r}, not a named searchkit.Domain")
+        if domain.name in found:
+            raise ValueError(f"a domain called {domain.name!r} is registered already")
         found[domain.name] = domain
 
     pm = get_plugin_manager()
-    pm.hook.register_domains(register=register)
+    _call_each(pm.hook.register_domains, register=register)
 
     def register_heuristic(domain_name: str, heuristic: Heuristic) -> None:
         if domain_name in found:
             found[domain_name].with_heuristic(heuristic)
 
-    pm.hook.register_heuristics(register=register_heuristic)
+    _call_each(pm.hook.register_heuristics, register=register_heuristic)
     return dict(sorted(found.items()))
 
 
@@ -74,7 +98,7 @@ def engines() -> dict[str, EngineInfo]:
     def register(info: EngineInfo) -> None:
         found[info.name] = info
 
-    get_plugin_manager().hook.register_engines(register=register)
+    _call_each(get_plugin_manager().hook.register_engines, register=register)
     return found
 
 
@@ -86,7 +110,7 @@ def games() -> dict:
     def register(game) -> None:
         found[game.name] = game
 
-    get_plugin_manager().hook.register_games(register=register)
+    _call_each(get_plugin_manager().hook.register_games, register=register)
     return dict(sorted(found.items()))
 
 

@@ -1,30 +1,4 @@
-"""The `Problem` protocol: what a domain gives the engines.
-
-A problem is a state space over hashable states.  The three required members
-(``initial_state``, ``is_goal``, ``successors``) are enough for every blind engine; the
-optional ones unlock more:
-
-* ``heuristic(state) -> float`` - an estimate of the remaining cost (admissible for the
-  optimal engines).  A problem without one has ``heuristic = None`` or no attribute.
-* ``successors_with_h(state, h) -> iterable of (action, child, cost, child_h)`` - the
-  incremental heuristic: ``child_h`` computed from the parent's ``h`` and the move, so the
-  engines never recompute ``h`` from scratch.  Must agree with ``heuristic``.
-* ``goal_states() -> iterable of states`` and ``predecessors(state) -> iterable of
-  (action, previous_state, cost)`` - for bidirectional search; ``action`` is the action
-  that leads *from* ``previous_state`` *to* ``state``.  A* also uses ``predecessors`` to
-  rebuild its path, so it need not store a parent pointer per state.
-* ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
-* ``heuristic_admissible = True`` - a promise that ``heuristic`` never overestimates (so it
-  is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0.
-* ``cycle_check = "parent"`` - a promise that the space is undirected and the goal
-  reachable, so depth-first engines need only skip the move straight back.
-* ``preserves_optimality = False`` - the successors may skip optimal paths (macro moves,
-  plans, pruning that can cut them); an optimal engine's answer is then labelled
-  ``suboptimal``, with ``optimality_lost_by`` (a short text) saying why.
-* ``preserves_solutions = False`` - the successors may cut off every solution (pruning
-  that is not proven safe); a search that runs out of states then reports ``limit``
-  (``limit_reason`` ``"incomplete"``), not ``no-solution``.
-"""
+"""The `Problem` protocol: what a domain gives the engines (its members: `Problem`'s docstring)."""
 
 from __future__ import annotations
 
@@ -36,7 +10,37 @@ A = TypeVar("A")
 
 @runtime_checkable
 class Problem(Protocol[S, A]):
-    """A search problem over hashable states ``S`` with actions ``A``."""
+    """A search problem over hashable states ``S`` with actions ``A``.
+
+    The three required members (``initial_state``, ``is_goal``, ``successors``: any
+    iterable of ``(action, next_state, step_cost)`` with positive costs) are enough for
+    every blind engine; the optional ones unlock more (``searchkit check`` tests each):
+
+    * ``heuristic(state) -> float`` - an estimate of the remaining cost (admissible for the
+      optimal engines), ``float("inf")`` for a dead state.  A problem without one has
+      ``heuristic = None`` or no attribute.
+    * ``successors_with_h(state, h) -> iterable of (action, child, cost, child_h)`` - the
+      incremental heuristic: ``child_h`` computed from the parent's ``h`` and the move, so the
+      engines never recompute ``h`` from scratch.  Must agree with ``successors`` and
+      ``heuristic``, except that children whose ``h`` is infinite (proven dead) may be left out.
+      Any iterable will do.
+    * ``goal_states() -> iterable of states`` and ``predecessors(state) -> iterable of
+      (action, previous_state, cost)`` - for bidirectional search; ``action`` is the action
+      that leads *from* ``previous_state`` *to* ``state``.  A* also uses ``predecessors`` to
+      rebuild its path, so it need not store a parent pointer per state.
+    * ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
+    * ``heuristic_admissible = True`` - a promise that ``heuristic`` never overestimates (so it
+      is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0, and
+      ``searchkit.solve`` labels answers ``optimal``.
+    * ``cycle_check = "parent"`` - a promise that the space is undirected and the goal
+      reachable, so depth-first engines need only skip the move straight back.
+    * ``preserves_optimality = False`` - the successors may skip optimal paths (macro moves,
+      plans, pruning that can cut them); an optimal engine's answer is then labelled
+      ``suboptimal``, with ``optimality_lost_by`` (a short text) saying why.
+    * ``preserves_solutions = False`` - the successors may cut off every solution (pruning
+      that is not proven safe); a search that runs out of states then reports ``limit``
+      (``limit_reason`` ``"incomplete"``), not ``no-solution``.
+    """
 
     def initial_state(self) -> S:
         """The state the search starts from."""

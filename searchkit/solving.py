@@ -85,6 +85,33 @@ def prepare(
     return Job(dom, full, info, h, params, problem)
 
 
+def make_problem(domain: str | Domain, heuristic: str | None = None, **options: Any) -> Problem:
+    """A domain's problem from Python, its options as keyword arguments (the command line's
+    names with underscores: ``make_problem("npuzzle", board="8 6 7 2 5 4 3 0 1")``).
+
+    ``heuristic`` names one of the domain's heuristics (default: the domain's default,
+    ``"none"`` for none).  The problem says whether its heuristic is admissible
+    (``heuristic_admissible``), so `solve` labels its answers as the command line does."""
+    dom = get_domain(domain) if isinstance(domain, str) else domain
+    known = {p.name for p in dom.params}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise InputError(f"domain {dom.name!r} has no option {', '.join(unknown)} (it has: {', '.join(sorted(known))})")
+    full = {p.name: p.default for p in dom.params}
+    full.update(options)
+    if heuristic is None:
+        heuristic = dom.defaults(full)[1] or NO_HEURISTIC
+    h = None
+    if heuristic != NO_HEURISTIC:
+        if heuristic not in dom.heuristics:
+            raise InputError(f"unknown heuristic {heuristic!r} for {dom.name} (known: {', '.join(dom.heuristics)})")
+        h = dom.heuristics[heuristic]
+    problem = dom.make_problem(full, h)
+    if h is not None and heuristic_of(problem) is not None:
+        problem.heuristic_admissible = h.admissible  # type: ignore[attr-defined]
+    return problem
+
+
 def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible: Any, problem: Any) -> Result:
     """Make the result's labels true: its ``guarantee`` is what engine, heuristic and problem
     together promise, and ``no-solution`` stands only when the search that ran out was

@@ -365,3 +365,13 @@ def test_bench_suite_at_a_scen_in_another_folder(installed, tmp_path):
     doc = json.loads(result.stdout)
     assert result.returncode == 0 and doc["ok"] and len(doc["records"]) == 12
     assert all(r["cost_ok"] is True for r in doc["records"])
+
+
+def test_the_tutorial_plugin_meets_the_contract(installed):
+    """`searchkit check gridpath` passes on the plugin as a user installs it."""
+    done = run(installed, "check", "gridpath", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["failed"] == 0
+    statuses = {c["name"]: c["status"] for c in doc["checks"]}
+    assert statuses["heuristic octile: admissible"] == "pass" and statuses["engine jps"] == "pass"

@@ -66,6 +66,10 @@ class NPuzzleDomain(Domain):
             return "astar", "linear-conflict", {"weight": 2 if width * height <= 25 else 5}
         return "astar", "linear-conflict", {}
 
+    def check_instances(self) -> list[dict[str, Any]]:
+        return [{"board": "1 2 3 4 0 6 7 5 8"}, {"board": "4 1 3 7 2 6 0 5 8"}, {"size": "3x2", "scramble": 9, "seed": 2},
+                {"size": "2", "scramble": 5, "seed": 1}]
+
     def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
         return [("3x3", {"size": "3"}), ("4x4", {"size": "4"}), ("5x5", {"size": "5"}),
                 ("other boards up to 16 cells, e.g. 3x4", {"size": "3x4"}),

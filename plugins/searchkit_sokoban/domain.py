@@ -54,6 +54,9 @@ class SokobanDomain(Domain):
             return "astar", MATCHING, {}
         return "sokoban-alternate", NEAREST, {}
 
+    def check_instances(self) -> list[dict[str, Any]]:
+        return [{"level_file": "microban:1"}, {"level_file": "microban:2"}, {"level_file": "microban:4"}]
+
     def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
         return [("", {}), ("--optimal", {"optimal": True})]
 

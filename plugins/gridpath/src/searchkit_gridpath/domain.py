@@ -75,12 +75,18 @@ class GridPathDomain(Domain):
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:
         return {
-            "octile": Heuristic("octile", summary="free-space distance: octile (8-connected), Manhattan (4)"),
-            "euclidean": Heuristic("euclidean", summary="straight-line distance (weaker, always admissible)"),
+            "octile": Heuristic("octile", summary="free-space distance: octile (8-connected), Manhattan (4)",
+                                consistent=True),
+            "euclidean": Heuristic("euclidean", summary="straight-line distance (weaker, always admissible)",
+                                   consistent=True),
         }
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
         return "astar", "octile", {}
+
+    def check_instances(self) -> list[dict[str, Any]]:
+        return [{"scen": Path("gridpath:maze"), "index": 1}, {"scen": Path("gridpath:rooms"), "index": 2},
+                {"scen": Path("gridpath:rooms"), "index": 2, "connectivity": 4}]
 
     def make_problem(self, options: dict[str, Any], heuristic: Heuristic | None) -> GridProblem:
         connectivity = options.get("connectivity", 8)

@@ -1,0 +1,410 @@
+"""One executable contract for every domain: ``searchkit check`` and its pytest form.
+
+scikit-learn holds every estimator, its own and third parties', to one contract with
+``check_estimator``; this module does the same for domains.  On a few small instances it
+checks what the engines rely on and no engine verifies: stable hashable states,
+deterministic successors with positive costs, ``successors_with_h`` agreeing with
+``successors`` and ``heuristic``, ``predecessors`` inverting ``successors``, h = 0 at
+goals, declared admissibility (against exact costs-to-go) and consistency, every
+registered engine answering with a true label or refusing in one line, and bad options
+refused cleanly.  Each check passes, fails with a concrete counterexample, or is skipped
+with the reason.
+
+In a plugin's own tests::
+
+    from searchkit.testing import parametrize_with_checks
+
+    @parametrize_with_checks("mydomain")
+    def test_mydomain(check):
+        check()
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from .domain import Domain, Heuristic
+from .errors import InputError
+from .limits import Limits
+from .plugins import engines, get_domain
+from .problem import can_search_backward, describe, heuristic_of
+from .result import SOLVED
+
+PASS, FAIL, SKIP = "pass", "fail", "skip"
+SPACE_CAP = 20_000  # states explored per instance for the structural checks
+SAMPLE = 400  # states checked per instance by the per-state checks
+ENGINE_LIMITS = dict(timeout_s=10.0, max_expanded=300_000)
+TOLERANCE = 1e-9
+
+
+class Skipped(Exception):
+    """A check that cannot be made here (the reason is the message)."""
+
+
+@dataclass
+class Outcome:
+    name: str
+    status: str
+    detail: str = ""
+
+    def line(self) -> str:
+        return f"{self.status.upper():<4}  {self.name}" + (f": {self.detail}" if self.detail else "")
+
+
+@dataclass
+class Check:
+    """A named check; calling it raises AssertionError (failed, with a counterexample) or,
+    under pytest, skips; `outcome` gives the same as a value."""
+
+    name: str
+    body: Callable[[], str | None]
+
+    def outcome(self) -> Outcome:
+        try:
+            note = self.body()
+        except Skipped as e:
+            return Outcome(self.name, SKIP, str(e))
+        except AssertionError as e:
+            return Outcome(self.name, FAIL, str(e) or "assertion failed")
+        except Exception as e:  # a crash is a failure of the contract too
+            return Outcome(self.name, FAIL, f"{type(e).__name__}: {e}")
+        return Outcome(self.name, PASS, note or "")
+
+    def __call__(self) -> None:
+        try:
+            self.body()
+        except Skipped as e:
+            import pytest
+
+            pytest.skip(str(e))
+
+
+# -- what the checks look at ------------------------------------------------------------------
+class Space:
+    """A breadth-first sample of a problem's space: its states and edges, and whether it
+    was exhausted (then exact costs-to-go come from a backward Dijkstra over the edges)."""
+
+    def __init__(self, problem: Any, cap: int = SPACE_CAP):
+        start = problem.initial_state()
+        self.order = [start]
+        seen = {start}
+        self.edges: dict[Any, list] = {}
+        i = 0
+        while i < len(self.order) and len(seen) < cap:
+            s = self.order[i]
+            i += 1
+            succ = list(problem.successors(s))
+            self.edges[s] = succ
+            for _a, t, _c in succ:
+                if t not in seen:
+                    seen.add(t)
+                    self.order.append(t)
+        self.exhausted = i == len(self.order)
+        self.goals = [s for s in self.order if problem.is_goal(s)]
+
+    def sample(self, n: int = SAMPLE) -> list:
+        """The first states found and a random spread of the others (expanded ones only)."""
+        expanded = [s for s in self.order if s in self.edges]
+        head, rest = expanded[: n // 2], expanded[n // 2:]
+        return head + random.Random(0).sample(rest, min(len(rest), n - len(head)))
+
+    def cost_to_go(self) -> dict | None:
+        """Exact cost-to-go of every state, when the whole space was explored."""
+        if not self.exhausted:
+            return None
+        back: dict[Any, list] = {}
+        for s, succ in self.edges.items():
+            for _a, t, c in succ:
+                back.setdefault(t, []).append((s, c))
+        return _dijkstra(self.goals, lambda s: back.get(s, ()))
+
+
+def _dijkstra(sources: list, neighbours: Callable[[Any], Any], cap: int | None = None) -> dict:
+    dist: dict = {}
+    heap = [(0, i, s) for i, s in enumerate(sources)]
+    heapq.heapify(heap)
+    tie = len(heap)
+    while heap and (cap is None or len(dist) < cap):
+        d, _t, s = heapq.heappop(heap)
+        if s in dist:
+            continue
+        dist[s] = d
+        for t, c in neighbours(s):
+            if t not in dist:
+                tie += 1
+                heapq.heappush(heap, (d + c, tie, t))
+    return dist
+
+
+def exact_costs(problem: Any, space: Space) -> tuple[dict, str]:
+    """Exact costs-to-go of as many states as can be had cheaply, and how they were had."""
+    exact = space.cost_to_go()
+    if exact is not None:
+        return exact, "the whole space"
+    if can_search_backward(problem):
+        goals = list(problem.goal_states())
+        near = _dijkstra(goals, lambda s: [(p, c) for _a, p, c in problem.predecessors(s)], cap=SPACE_CAP)
+        return near, "states near the goals (backward search)"
+    return {}, "no exact costs (space too large, no predecessors)"
+
+
+# -- building the problems ------------------------------------------------------------------------
+def _options(domain: Domain, options: dict[str, Any]) -> dict[str, Any]:
+    full = {p.name: p.default for p in domain.params}
+    full.update(options)
+    return full
+
+
+def _problem(domain: Domain, options: dict[str, Any], heuristic: Heuristic | None) -> Any:
+    return domain.make_problem(_options(domain, options), heuristic)
+
+
+def _label(domain: Domain, options: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in options.items()) or domain.name
+
+
+def _where(problem: Any, state: Any) -> str:
+    text = " / ".join(describe(problem, state).split("\n"))
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+# -- the checks ------------------------------------------------------------------------------------
+def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) -> list[Check]:
+    """The contract's checks for ``domain`` on ``instances`` (default: the domain's own
+    `Domain.check_instances`); raises InputError when there is nothing to check."""
+    dom = get_domain(domain) if isinstance(domain, str) else domain
+    instances = list(instances) if instances else dom.check_instances()
+    if not instances:
+        raise InputError(f"domain {dom.name!r} offers no small instances to check: give its options")
+    plain = []
+    for options in instances:
+        plain.append((options, _problem(dom, options, None)))  # a bad instance is the user's error: raise now
+    spaces = {id(p): Space(p) for _o, p in plain}
+
+    def structure() -> str:
+        for options, problem in plain:
+            space = spaces[id(problem)]
+            for s in space.sample():
+                hash(s)
+                assert s == s, f"{_label(dom, options)}: a state is not equal to itself: {_where(problem, s)}"
+                first = [(a, t, c) for a, t, c in problem.successors(s)]
+                again = [(a, t, c) for a, t, c in problem.successors(s)]
+                assert _same(first, again), f"{_label(dom, options)}: successors differ between two calls at " \
+                                            f"{_where(problem, s)}"
+                for a, t, c in first:
+                    assert hash(t) == hash(t) and t == t, f"unstable state after {a!r} from {_where(problem, s)}"
+                    assert c > 0 and math.isfinite(c), f"{_label(dom, options)}: step {a!r} costs {c} " \
+                                                        f"(must be positive) at {_where(problem, s)}"
+        return f"{sum(len(spaces[id(p)].order) for _o, p in plain):,} states explored"
+
+    def backward() -> str:
+        checked = 0
+        for options, problem in plain:
+            if not can_search_backward(problem):
+                raise Skipped("the domain offers no goal_states/predecessors")
+            for g in problem.goal_states():
+                assert problem.is_goal(g), f"{_label(dom, options)}: goal_states gives a non-goal {_where(problem, g)}"
+            for s in spaces[id(problem)].sample():
+                for a, t, c in problem.successors(s):
+                    back = [(pa, p, pc) for pa, p, pc in problem.predecessors(t)]
+                    assert any(p == s and pa == a and math.isclose(pc, c) for pa, p, pc in back), \
+                        f"{_label(dom, options)}: {a!r} leads from {_where(problem, s)} to {_where(problem, t)} " \
+                        f"but predecessors of the latter do not give it back"
+                for a, p, c in problem.predecessors(s):
+                    fwd = list(problem.successors(p))
+                    assert any(t == s and fa == a and math.isclose(fc, c) for fa, t, fc in fwd), \
+                        f"{_label(dom, options)}: predecessors of {_where(problem, s)} name {a!r} from " \
+                        f"{_where(problem, p)}, which successors do not have"
+                checked += 1
+        return f"{checked:,} states"
+
+    out = [Check("states hashable, successors deterministic, costs positive", structure),
+           Check("predecessors invert successors", backward)]
+    for h in dom.heuristics.values():
+        out += _heuristic_checks(dom, instances, h)
+    out += [Check(f"engine {name}", _engine_check(dom, instances, name)) for name in engines()]
+    out.append(Check("bad options are refused cleanly", _options_check(dom, instances[0])))
+    return out
+
+
+def _same(a: list, b: list) -> bool:
+    try:
+        return sorted(map(repr, a)) == sorted(map(repr, b)) and len(a) == len(b) and set(a) == set(b)
+    except TypeError:  # unhashable actions: compare as lists
+        return sorted(map(repr, a)) == sorted(map(repr, b))
+
+
+def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[Check]:
+    built: list = []
+
+    def problems() -> list:
+        if not built:
+            for options in instances:
+                try:
+                    built.append((options, _problem(dom, options, h)))
+                except InputError as e:
+                    built.append((options, e))
+        usable = [(o, p) for o, p in built if not isinstance(p, InputError)]
+        if not usable:
+            raise Skipped(f"not for these instances ({built[0][1]})")
+        return usable
+
+    def incremental() -> str:
+        count = 0
+        for options, problem in problems():
+            inc = getattr(problem, "successors_with_h", None)
+            fn = heuristic_of(problem)
+            if inc is None or fn is None:
+                raise Skipped("no successors_with_h")
+            for s in Space(problem, 2000).sample(200):
+                hs = fn(s)
+                if not math.isfinite(hs):
+                    continue  # a dead state: its children are never asked for
+                got = [(a, t, c, ch) for a, t, c, ch in inc(s, hs)]
+                # children the heuristic proves dead (h infinite) may be left out
+                want = [(a, t, c) for a, t, c in problem.successors(s) if math.isfinite(fn(t))]
+                kept = [(a, t, c) for a, t, c, ch in got if math.isfinite(ch)]
+                assert _same(kept, want), \
+                    f"{_label(dom, options)}: successors_with_h gives other children than successors at " \
+                    f"{_where(problem, s)}"
+                for a, t, _c, ch in got:
+                    ht = fn(t)
+                    assert ch == ht or (math.isfinite(ht) and math.isclose(ch, ht)), \
+                        f"{_label(dom, options)}: after {a!r} from {_where(problem, s)} successors_with_h says " \
+                        f"h = {ch}, heuristic says {ht}"
+                count += 1
+        return f"{count:,} states"
+
+    def goal_zero() -> str:
+        count = 0
+        for options, problem in problems():
+            fn = heuristic_of(problem)
+            space = Space(problem, 5000)
+            goals = list(space.goals) + (list(problem.goal_states()) if can_search_backward(problem) else [])
+            if not goals:
+                raise Skipped("no goal state within reach of the sample")
+            for g in goals:
+                assert fn(g) == 0, f"{_label(dom, options)}: h = {fn(g)} at the goal {_where(problem, g)}"
+                count += 1
+        return f"{count} goal states"
+
+    def admissible() -> str:
+        if not h.admissible:
+            raise Skipped("declared inadmissible")
+        count, hows = 0, []
+        for options, problem in problems():
+            fn = heuristic_of(problem)
+            exact, how = exact_costs(problem, Space(problem))
+            if not exact:
+                raise Skipped(how)
+            hows.append(how)
+            for s, cost in exact.items():
+                hs = fn(s)
+                assert hs <= cost + TOLERANCE, f"{_label(dom, options)}: h = {hs} but the exact cost to go is " \
+                                                f"{cost} at {_where(problem, s)}"
+                count += 1
+        return f"{count:,} states with exact costs ({', '.join(dict.fromkeys(hows))})"
+
+    def consistent() -> str:
+        if not h.consistent:
+            raise Skipped("not declared consistent")
+        count = 0
+        for options, problem in problems():
+            fn = heuristic_of(problem)
+            for s in Space(problem, 5000).sample():
+                hs = fn(s)
+                for a, t, c in problem.successors(s):
+                    assert hs <= c + fn(t) + TOLERANCE, f"{_label(dom, options)}: h drops from {hs} to {fn(t)} " \
+                                                         f"over a step of cost {c} ({a!r} from {_where(problem, s)})"
+                    count += 1
+        return f"{count:,} edges"
+
+    return [Check(f"heuristic {h.name}: successors_with_h agrees", incremental),
+            Check(f"heuristic {h.name}: 0 at goals", goal_zero),
+            Check(f"heuristic {h.name}: admissible", admissible),
+            Check(f"heuristic {h.name}: consistent", consistent)]
+
+
+def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[], str]:
+    from .solving import execute, prepare
+
+    def reference(options: dict, engine: str) -> Any:
+        return execute(prepare(dom, dict(options), engine), Limits(**ENGINE_LIMITS))
+
+    def body() -> str:
+        notes = []
+        for options in instances:
+            try:
+                job = prepare(dom, dict(options), name)
+                result = execute(job, Limits(**ENGINE_LIMITS))  # replays the answer or raises AssertionError
+            except InputError as e:  # refused: before building the problem, or by the engine before searching
+                assert "\n" not in str(e), f"a refusal of more than one line: {e!r}"
+                notes.append(f"refused: {e}")
+                continue
+            label = result.guarantee or ""
+            if result.status != SOLVED:
+                exact = reference(options, "dijkstra")
+                if result.status == "no-solution":
+                    assert exact.status != SOLVED, f"{_label(dom, options)}: no-solution, but there is one " \
+                                                   f"of cost {exact.cost}"
+                notes.append(f"{result.status} ({result.stats.limit_reason})" if result.stats.limit_reason
+                             else result.status)
+                continue
+            if label == "optimal":
+                exact = reference(options, "dijkstra")
+                assert exact.status != SOLVED or math.isclose(result.cost, exact.cost), \
+                    f"{_label(dom, options)}: labelled optimal with cost {result.cost}, the optimum is {exact.cost}"
+            elif label.startswith("optimal (fewest steps)"):
+                exact = reference(options, "bfs")
+                assert exact.status != SOLVED or len(result.actions) == len(exact.actions), \
+                    f"{_label(dom, options)}: labelled fewest steps with {len(result.actions)}, " \
+                    f"breadth-first finds {len(exact.actions)}"
+            notes.append(f"cost {result.cost:g}, {label}")
+        return "; ".join(dict.fromkeys(notes))
+
+    return body
+
+
+def _options_check(dom: Domain, options: dict) -> Callable[[], str]:
+    def body() -> str:
+        from .solving import prepare
+
+        tried = 0
+        for p in dom.params:
+            if p.output or p.type is bool:
+                continue
+            for bad in ("%%no such value%%", "-1", "99999999"):
+                value: Any = bad
+                if p.type is int:
+                    value = int(bad) if bad.lstrip("-").isdigit() else None
+                    if value is None:
+                        continue  # the command line refuses a non-number before the domain sees it
+                try:
+                    prepare(dom, dict(options, **{p.name: value}))
+                except InputError as e:
+                    assert "\n" not in str(e), f"--{p.name} {bad!r}: a refusal of more than one line"
+                except Exception as e:
+                    raise AssertionError(f"--{p.name.replace('_', '-')} {bad!r}: {type(e).__name__}: {e} "
+                                         f"(bad input must raise InputError)") from None
+                tried += 1
+        return f"{tried} bad values"
+
+    return body
+
+
+def run_checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) -> Iterator[Outcome]:
+    """Every check's outcome, in order."""
+    for check in checks(domain, instances):
+        yield check.outcome()
+
+
+def parametrize_with_checks(domain: str, instances: list[dict[str, Any]] | None = None):
+    """A ``pytest.mark.parametrize`` over the contract's checks: one test per check."""
+    import pytest
+
+    found = checks(domain, instances)
+    return pytest.mark.parametrize("check", found, ids=[c.name for c in found])
