@@ -12,8 +12,10 @@ from typing import Any
 class Observer:
     """Base listener: override what you need; every method does nothing by default.
 
-    ``kind`` in `generate` is ``"new"`` (first time seen), ``"duplicate"`` (dropped),
-    ``"reopened"`` (cheaper path to a known state) or ``"pruned"`` (cut by a bound).
+    ``g`` is the path cost; ``h`` the engine's estimate, or None from an engine that
+    computes none (breadth-first, Dijkstra, IDDFS).  ``kind`` in `generate` is ``"new"``
+    (first time seen), ``"duplicate"`` (dropped), ``"reopened"`` (a cheaper path re-queues a
+    known state) or ``"pruned"`` (cut by a bound).
     """
 
     def expand(self, state: Any, g: float, h: float) -> None:

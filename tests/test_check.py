@@ -81,7 +81,6 @@ def outcomes(defect: str) -> dict[str, tuple[str, str]]:
     return {o.name: (o.status, o.detail) for o in run_checks(LineDomain(), [{"n": 6, "defect": defect}])}
 
 
-@pytest.mark.xfail(strict=True, reason="idastar calls len() on successors_with_h: a generator fails (being fixed)")
 def test_a_sound_toy_passes_every_check_but_the_ones_it_cannot_make():
     found = outcomes("none")
     assert all(status in (PASS, SKIP) for status, _ in found.values()), found

@@ -44,4 +44,4 @@ def play(
     app = NPuzzleApp(game, image=image, numbers=numbers, seed=seed, save_path=load, resume=resume)
     if note:
         app.message = note
-    app.run()
+    app.play()

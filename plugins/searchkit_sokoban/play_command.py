@@ -34,5 +34,5 @@ def play(
     app = SokobanApp(game, levels, save_path=load, resume=resume)
     if note:
         app.message = note
-    app.run()
+    app.play()
 

@@ -6,7 +6,8 @@ bucket queue: a heap of distinct priorities, each with a FIFO of states.  On the
 costs of puzzles there are few distinct priorities, so a push is a dictionary lookup and
 a deque append, and a frontier entry costs one pointer.
 
-A stored state costs one dictionary entry ``state -> g``: when the problem offers
+A stored state costs one dictionary entry ``state -> g`` (``-1 - g`` once expanded, so a
+cheaper path found later counts as a reopening): when the problem offers
 ``predecessors`` the path is rebuilt from the stored costs, otherwise a second dictionary
 keeps the parent.  An entry whose ``g`` is no longer the state's best is stale and is
 skipped when it comes off the queue, never searched for.  Emptied FIFOs are recycled
@@ -94,24 +95,29 @@ def best_first(
                 break
             next_check = guard.next_check(expanded)
         expanded += 1
+        g_of[state] = -1 - g  # expanded: negative, so a later cheaper path is known to reopen it
         h = key[1]
         if observer is not None:
-            observer.expand(state, g, h)
+            observer.expand(state, g, h if uses_h else None)
         for action, child, cost, ch in succ(state, h):
             generated += 1
             cg = g + cost
             old = g_of.get(child)
             if old is not None:
+                closed = old < 0
+                if closed:
+                    old = -1 - old
                 if not reopen or cg >= old:
                     duplicates += 1
                     if observer is not None:
-                        observer.generate(state, action, child, cg, ch, "duplicate")
+                        observer.generate(state, action, child, cg, ch if uses_h else None, "duplicate")
                     continue
-                reopened += 1
+                if closed:
+                    reopened += 1
                 if observer is not None:
-                    observer.generate(state, action, child, cg, ch, "reopened")
+                    observer.generate(state, action, child, cg, ch if uses_h else None, "reopened")
             elif observer is not None:
-                observer.generate(state, action, child, cg, ch, "new")
+                observer.generate(state, action, child, cg, ch if uses_h else None, "new")
             g_of[child] = cg
             if parents is not None:
                 parents[child] = state

@@ -55,18 +55,18 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
                 next_check = guard.next_check(expanded)
             expanded += 1
             if observer is not None:
-                observer.expand(state, depth - 1, 0)
+                observer.expand(state, depth - 1, None)
             for action, nxt, cost in step(state):
                 generated += 1
                 if nxt in mine:
                     duplicates += 1
                     if observer is not None:
-                        observer.generate(state, action, nxt, depth, 0, "duplicate")
+                        observer.generate(state, action, nxt, depth, None, "duplicate")
                     continue
                 mine[nxt] = ((state, action, cost), depth)
                 layer.append(nxt)
                 if observer is not None:
-                    observer.generate(state, action, nxt, depth, 0, "new")
+                    observer.generate(state, action, nxt, depth, None, "new")
                 seen = other.get(nxt)
                 if seen is not None and depth + seen[1] < best:
                     best, meet = depth + seen[1], nxt

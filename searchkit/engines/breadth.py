@@ -19,6 +19,7 @@ def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None
     start = problem.initial_state()
     parents: dict = {start: None}
     queue = deque((start,))
+    path_g: dict = {}  # path cost of each state, kept only for an observer
     expanded = generated = duplicates = max_frontier = 0
     next_check = guard.next_check(0)
     status, goal, reason = NO_SOLUTION, None, None
@@ -38,17 +39,19 @@ def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None
             max_frontier = len(queue)
         state = queue.popleft()
         expanded += 1
-        if observer is not None:
-            observer.expand(state, 0, 0)
-        for action, child, _cost in successors(state):
+        if observer is not None:  # path costs only for a listener: no per-node cost otherwise
+            g = path_g.get(state, 0)
+            observer.expand(state, g, None)
+        for action, child, cost in successors(state):
             generated += 1
             if child in parents:
                 duplicates += 1
                 if observer is not None:
-                    observer.generate(state, action, child, 0, 0, "duplicate")
+                    observer.generate(state, action, child, g + cost, None, "duplicate")
                 continue
             if observer is not None:
-                observer.generate(state, action, child, 0, 0, "new")
+                path_g[child] = g + cost
+                observer.generate(state, action, child, g + cost, None, "new")
             parents[child] = state
             if is_goal(child):
                 status, goal = SOLVED, child

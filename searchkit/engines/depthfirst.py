@@ -43,12 +43,13 @@ class _Search:
         # "parent": the domain promises its space is undirected and its goal reachable, so
         # skipping the move back suffices; otherwise no path may visit a state twice.
         self.path_check = getattr(problem, "cycle_check", "path") != "parent"
+        self.h_known = not unit and use_h and heuristic_of(problem) is not None
         self.expanded = self.generated = self.duplicates = self.iterations = self.max_depth = 0
         self.reason: str | None = None
 
     def iteration(self, bound: float) -> tuple[list | None, float]:
         """One bounded depth-first pass: (solution steps or None, next bound)."""
-        problem, guard, observer, succ = self.problem, self.guard, self.observer, self.succ
+        problem, guard, observer, succ, h_known = self.problem, self.guard, self.observer, self.succ, self.h_known
         is_goal = problem.is_goal
         test_every_child = not getattr(problem, "heuristic_admissible", False)
         on_path: set | None = set() if self.path_check else None
@@ -75,26 +76,28 @@ class _Search:
                 next_check = guard.next_check(expanded)
             expanded += 1
             if observer is not None:
-                observer.expand(state, g, h)
+                observer.expand(state, g, h if h_known else None)
             if on_path is not None:
                 on_path.add(state)
             children = succ(state, h)
+            if type(children) is not list:  # any iterable will do (a generator, a tuple)
+                children = list(children)
             generated += len(children)  # corrected below if the loop stops early
             for action, child, cost, ch in children:
                 if child == parent or (on_path is not None and child in on_path):
                     duplicates += 1
                     if observer is not None:
-                        observer.generate(state, action, child, g + cost, ch, "duplicate")
+                        observer.generate(state, action, child, g + cost, ch if h_known else None, "duplicate")
                     continue
                 f = g + cost + ch
                 if f > bound:
                     if f < next_bound:
                         next_bound = f
                     if observer is not None:
-                        observer.generate(state, action, child, g + cost, ch, "pruned")
+                        observer.generate(state, action, child, g + cost, ch if h_known else None, "pruned")
                     continue
                 if observer is not None:
-                    observer.generate(state, action, child, g + cost, ch, "new")
+                    observer.generate(state, action, child, g + cost, ch if h_known else None, "new")
                 # an admissible h is 0 at every goal, so only children with h == 0 need the
                 # goal test; otherwise (h may be positive at a goal) every child gets it
                 if ((ch == 0 or test_every_child) and is_goal(child)) or visit(child, g + cost, ch, state, depth + 1):

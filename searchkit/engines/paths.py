@@ -42,14 +42,18 @@ def path_from_costs(problem: Any, g_of: dict, start: Any, goal: Any) -> tuple[li
     walk), so the walk backs up and tries the next one; the chain of setters guarantees
     that it reaches ``start``.
     """
+    def cost(state: Any) -> Any:  # best-first search marks expanded states with -1 - g
+        g = g_of.get(state)
+        return g if g is None or g >= 0 else -1 - g
+
     walk = [(goal, iter(problem.predecessors(goal)))]
     steps: list = []  # steps[i] = (action, cost) from walk[i + 1] to walk[i]
     seen = {goal}
     while walk[-1][0] != start:
         s, preds = walk[-1]
-        gs = g_of[s]
+        gs = cost(s)
         for action, p, c in preds:
-            gp = g_of.get(p)
+            gp = cost(p)
             if gp is not None and p not in seen and gp + c <= gs + 1e-9:
                 seen.add(p)
                 walk.append((p, iter(problem.predecessors(p))))

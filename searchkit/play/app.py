@@ -112,6 +112,7 @@ class GameApp(App):
         self.save_path = Path(save_path) if save_path else None
         self.resume = resume
         self.autosave = autosave
+        self.stopped_by: int | None = None  # the signal that ended the game, if one did
         self.runner = SolverRunner()
         self.runner_mode = ""  # "hint" or "solve"
         self.plan: Plan | None = None
@@ -163,7 +164,31 @@ class GameApp(App):
         yield self._panels.setdefault("#message", Static(self.message, id="message"))
         yield Footer()
 
+    def play(self) -> None:
+        """Run the game until it ends; a SIGTERM or SIGHUP (a closed terminal window, a
+        ``timeout``) ends it like a quit - autosave, terminal restored by Textual's own
+        shutdown - and the process then exits with 128 + the signal's number."""
+        self.run()
+        if self.stopped_by is not None:
+            raise SystemExit(128 + self.stopped_by)
+
+    def _install_signal_handlers(self) -> None:
+        import asyncio
+        import signal
+
+        try:
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(signum, self._stop_on_signal, signum)
+        except (RuntimeError, NotImplementedError, ValueError, AttributeError):  # no loop, not the main thread
+            pass
+
+    def _stop_on_signal(self, signum: int) -> None:
+        self.stopped_by = int(signum)
+        self.action_quit_game()
+
     def on_mount(self) -> None:
+        self._install_signal_handlers()
         self.title = self.game_title
         self.set_interval(0.1, self._tick)
         self.refresh_view()

@@ -128,7 +128,7 @@ def _choose_mode(graph: Any, board_labels):
         for node, d in graph.nodes(data=True):
             if "state" not in d:
                 break
-            gh = f"g={_num(d['g'])} h={_num(d['h'])}"
+            gh = f"g={_num(d['g'])} h={_num(d['h'])}" if graph.graph.get("h_computed", True) else f"g={_num(d['g'])}"
             texts[node] = str(board_labels(d["state"])).rstrip("\n") + "\n" + gh
         else:
             unit, level_h = _box_size(texts)

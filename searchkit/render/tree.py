@@ -274,7 +274,8 @@ class TreeRecorder(Observer):
                 status = kind
             else:
                 status = EXPANDED if order else GENERATED
-            g, h = float(self._g[node]), float(self._h[node])
+            g, h = float(self._g[node]), self._h[node]
+            h = 0.0 if h is None else float(h)  # an engine that computes no h sends None
             graph.add_node(
                 node, label=str(label(state)), g=g, h=h, f=g + h, depth=self._depth[node], order=order,
                 kind=kind, status=status, on_path=node in on_path, children_cut=node in self._cut, state=state,
@@ -285,6 +286,7 @@ class TreeRecorder(Observer):
         graph.graph.update(
             max_nodes=self.max_nodes, truncated=self.truncated, dropped=self.dropped,
             expansions=self.expansions, generations=self.generations, iterations=self.iterations,
+            h_computed=any(h is not None for h in self._h),
         )
         if self.bound is not None:
             graph.graph["bound"] = float(self.bound)
