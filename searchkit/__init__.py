@@ -2,8 +2,11 @@
 
 from .atomic import atomic_path, write_atomic
 from .domain import Domain, Heuristic, Instance, Param
-from .engines import EngineInfo, EngineParam, astar, best_first, bfs, bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar
-from .engines.paths import path_from_links
+from .engines import (BestFirstSearch, EngineInfo, EngineParam, Run, alternation, astar, backward, best_first, bfs,
+                      bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar, portfolio)
+from .engines.backward import Reversed, backward_search, forward_path
+from .engines.portfolio import check_portfolio
+from .engines.paths import path_from_links, path_from_parents
 from .errors import InputError
 from .hookspecs import hookimpl
 from .limits import Limits
@@ -16,6 +19,7 @@ from .verify import replay
 __version__ = "0.1.0"
 
 __all__ = [
+    "BestFirstSearch",
     "Domain",
     "EngineInfo",
     "EngineParam",
@@ -31,20 +35,29 @@ __all__ = [
     "Param",
     "Problem",
     "Result",
+    "Reversed",
+    "Run",
     "SOLVED",
     "Stats",
+    "alternation",
     "astar",
+    "backward",
+    "backward_search",
     "atomic_path",
     "best_first",
     "bfs",
     "bidirectional_bfs",
+    "check_portfolio",
     "dfs",
     "dijkstra",
+    "forward_path",
     "greedy",
     "hookimpl",
     "iddfs",
     "make_problem",
     "path_from_links",
+    "path_from_parents",
+    "portfolio",
     "idastar",
     "replay",
     "solve",

@@ -14,8 +14,9 @@ class Observer:
 
     ``g`` is the path cost; ``h`` the engine's estimate, or None from an engine that
     computes none (breadth-first, Dijkstra, IDDFS).  ``kind`` in `generate` is ``"new"``
-    (first time seen), ``"duplicate"`` (dropped), ``"reopened"`` (a cheaper path re-queues a
-    known state) or ``"pruned"`` (cut by a bound).
+    (first time seen), ``"duplicate"`` (dropped), ``"improved"`` (a cheaper path to a state
+    still on the open list), ``"reopened"`` (a cheaper path puts an expanded state back on
+    the open list: the ``reopened`` statistic counts these) or ``"pruned"`` (cut by a bound).
     """
 
     def expand(self, state: Any, g: float, h: float) -> None:

@@ -79,7 +79,7 @@ def prepare(
         raise InputError(f"engine {info.name!r} needs a heuristic (e.g. --heuristic {next(iter(dom.heuristics), '?')})")
     if info.heuristic == "ignored":
         h = None
-    problem = dom.make_problem(full, h)
+    problem = with_variants(dom.make_problem(full, h), dom, full)
     if info.backward and not can_search_backward(problem):
         raise InputError(f"engine {info.name!r} needs goal states and predecessors, which {dom.name} does not offer")
     return Job(dom, full, info, h, params, problem)
@@ -106,9 +106,30 @@ def make_problem(domain: str | Domain, heuristic: str | None = None, **options: 
         if heuristic not in dom.heuristics:
             raise InputError(f"unknown heuristic {heuristic!r} for {dom.name} (known: {', '.join(dom.heuristics)})")
         h = dom.heuristics[heuristic]
-    problem = dom.make_problem(full, h)
+    problem = with_variants(dom.make_problem(full, h), dom, full)
     if h is not None and heuristic_of(problem) is not None:
         problem.heuristic_admissible = h.admissible  # type: ignore[attr-defined]
+    return problem
+
+
+def with_variants(problem: Any, dom: Domain, options: dict[str, Any]) -> Any:
+    """``problem`` with a ``variant(heuristic)`` method (the same instance guided by another
+    of the domain's heuristics), which composite engines use, unless it has its own."""
+    if callable(getattr(problem, "variant", None)):
+        return problem
+
+    def variant(name: str) -> Any:
+        if name not in dom.heuristics:
+            raise InputError(f"unknown heuristic {name!r} for {dom.name} (known: {', '.join(dom.heuristics)})")
+        other = dom.make_problem(options, dom.heuristics[name])
+        if heuristic_of(other) is not None:
+            other.heuristic_admissible = dom.heuristics[name].admissible
+        return other
+
+    try:
+        problem.variant = variant
+    except AttributeError:  # a problem with __slots__ and no variant: composite engines refuse it
+        pass
     return problem
 
 

@@ -86,7 +86,7 @@ def test_a_sound_toy_passes_every_check_but_the_ones_it_cannot_make():
     assert all(status in (PASS, SKIP) for status, _ in found.values()), found
     assert found["heuristic distance: admissible"][0] == PASS
     assert found["engine astar"] == (PASS, "cost 6, optimal")
-    assert found["engine sokoban-alternate"][1].startswith("refused: engine 'sokoban-alternate' works on sokoban")
+    assert found["engine sokoban-portfolio"][1].startswith("refused: engine 'sokoban-portfolio' works on sokoban")
 
 
 def test_an_overestimating_heuristic_declared_admissible_is_caught():

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import searchkit
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, GraphProblem, InputError, replay, solve
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, GraphProblem, InputError, Limits, replay, solve
 from searchkit.engines import BUILTIN_ENGINES
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -207,6 +207,17 @@ def test_zero_cost_edges_keep_optimal_engines_right(case):
     for result_of in (searchkit.dijkstra, searchkit.astar, searchkit.idastar):
         for problem in (case.problem(h), case.forward_problem(h)):
             assert_optimal(case, problem, result_of(problem), optimum)
+
+
+@pytest.mark.parametrize("engine", ["dijkstra", "astar", "greedy"])
+def test_a_float_cost_and_a_zero_cost_cycle_end(engine):
+    """-1 - g does not round-trip for this g: an expanded-state mark built from it made the
+    zero-cost cycle s-t-s look cheaper every time round, and the search never ended."""
+    g = 3.6891047325008457
+    problem = GraphProblem({"S": [("s", g)], "s": [("t", 0)], "t": [("s", 0), ("G", 1)]}, "S", ["G"])
+    result = solve(problem, engine, limits=Limits(max_expanded=100))
+    assert (result.status, result.states, result.cost, result.stats.reopened) == ("solved", ["S", "s", "t", "G"],
+                                                                                  g + 1, 0)
 
 
 @pytest.mark.parametrize("engine", ["dijkstra", "astar", "greedy"])
@@ -414,7 +425,7 @@ def test_results_name_their_engine_and_time(engine):
 
 def test_the_registry_promises_what_the_engines_keep():
     """The guarantees printed to users; the oracle tests above hold the engines to them."""
-    assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar"}
+    assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar", "backward"}
     assert set(STEP_OPTIMAL) == {"bfs", "bidirectional-bfs", "iddfs"}
     info = BUILTIN_ENGINES
     assert info["astar"].guarantee() == "optimal"
@@ -424,3 +435,28 @@ def test_the_registry_promises_what_the_engines_keep():
     assert info["bfs"].guarantee() == "optimal (fewest steps)"
     assert info["greedy"].guarantee() == info["dfs"].guarantee() == "suboptimal"
     assert info["bidirectional-bfs"].backward and not info["bfs"].backward
+
+
+@SETTINGS
+@given(cases_with_h("int"), st.integers(1, 5), st.booleans())
+def test_a_search_stepped_in_small_budgets_is_the_search_run_at_once(drawn, budget, lifo):
+    """Pausing puts the next state back where it was: the same expansions in the same order."""
+    from searchkit import BestFirstSearch, Observer
+
+    case, _kind, h = drawn
+
+    class Order(Observer):
+        def __init__(self):
+            self.seen = []
+
+        def expand(self, state, g, h):
+            self.seen.append((state, g))
+
+    runs = []
+    for step in (None, budget):
+        log = Order()
+        search = BestFirstSearch(case.problem(h), lifo=lifo, observer=log, reopen=not lifo)
+        while not search.step(step):
+            pass
+        runs.append((log.seen, search.result().status, search.result().cost))
+    assert runs[0] == runs[1]

@@ -185,6 +185,7 @@ def test_scramble_length_bounds_the_solution():
     ({"size": "1000"}, "at most"),
     ({"size": "3", "goal": "1 2 3"}, "goal has 3 tiles"),
     ({"size": "3", "scramble": -1}, "negative"),
+    ({"size": "3", "scramble": 10**9}, "at most 1,000,000"),
 ])
 def test_bad_input_is_one_clear_error(options, message):
     with pytest.raises(InputError, match=message):

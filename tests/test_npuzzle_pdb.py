@@ -269,6 +269,15 @@ def test_cli_build_info_and_errors(tmp_path):
     assert "building pattern database pdb-8" in out.stderr and "362,880 entries" in out.stdout
     out = _cli("npuzzle", "pdb", "info", "--partition", "pdb-8", "--goal", "blank-first", env_dir=tmp_path)
     assert out.returncode == 0 and "ok" in out.stdout
+    out = _cli("npuzzle", "pdb", "build", "--partition", "pdb-8", "--goal", "blank-first", env_dir=tmp_path)
+    assert out.returncode == 0 and "building" not in out.stderr  # cached: not built again
+    out = _cli("npuzzle", "pdb", "build", "--partition", "pdb-8", "--goal", "blank-first", "--force", env_dir=tmp_path)
+    assert out.returncode == 0 and "building pattern database pdb-8" in out.stderr
+    elsewhere = tmp_path / "elsewhere"
+    out = _cli("npuzzle", "pdb", "build", "--partition", "pdb-8", "--cache-dir", str(elsewhere), env_dir=tmp_path)
+    assert out.returncode == 0 and len(list(elsewhere.glob("*.pdb"))) == 1
+    out = _cli("npuzzle", "pdb", "info", "--partition", "pdb-8", "--cache-dir", str(elsewhere), env_dir=tmp_path)
+    assert out.returncode == 0 and "ok" in out.stdout
     cached = next(tmp_path.glob("*.pdb"))
     cached.write_bytes(cached.read_bytes()[:-3])
     out = _cli("npuzzle", "pdb", "info", "--partition", "pdb-8", "--goal", "blank-first", env_dir=tmp_path)

@@ -178,3 +178,10 @@ def test_plot_of_a_real_bench_run(tmp_path):
     assert math.isfinite(geometric_mean_ratio([(x, y) for _i, x, y, _ok in points]))
     plot_results([out], tmp_path / "c.svg", "speedup", metric="nodes")
     assert (tmp_path / "c.svg").read_bytes().startswith(b"<?xml")
+
+
+@pytest.mark.parametrize("kind", ["cactus", "nodes-cost", "speedup"])
+def test_title_option_names_the_picture(tmp_path, two_configs, kind):
+    out = tmp_path / "pic.svg"
+    assert cli(str(results(tmp_path, two_configs)), "-o", str(out), "--kind", kind, "--title", "Zebra run").exit_code == 0
+    assert "Zebra run" in out.read_text()

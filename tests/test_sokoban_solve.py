@@ -157,18 +157,3 @@ def test_cli_errors_are_one_line_exit_2(args, needle):
     assert len(lines) == 1 and lines[0].startswith("Error:") and needle in lines[0], p.stderr
 
 
-def test_portfolio_engine_solves_and_honours_limits():
-    job, result = solve({"level_file": "microban:6"}, engine="sokoban-portfolio")
-    assert result.solved and result.engine == "sokoban-portfolio"
-    job.domain.replay(job.problem, result)  # the path it rebuilds is the one it found
-    job = prepare("sokoban", {"level_file": "microban:93"}, "sokoban-portfolio",
-                  params={"guides": "nearest-goal,packing"})
-    stopped = execute(job, Limits(max_expanded=300))
-    assert stopped.status == "limit" and stopped.stats.expanded <= 300 and stopped.stats.limit_reason == "nodes"
-
-
-def test_portfolio_rejects_unknown_guides():
-    job = prepare("sokoban", {"level_file": "microban:1"}, "sokoban-portfolio", params={"guides": "nearest-goal,bogus"})
-    with pytest.raises(ValueError, match="unknown guide bogus"):
-        execute(job, LIMITS)
-

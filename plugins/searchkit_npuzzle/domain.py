@@ -15,6 +15,7 @@ from .problem import NPuzzleProblem
 
 FAST_ENGINE = "npuzzle-idastar"
 WIDA_ENGINE = "npuzzle-wida"
+MAX_SCRAMBLE = 1_000_000  # a random walk mixes long before this; beyond it a user waits for nothing
 
 
 class NPuzzleDomain(Domain):
@@ -25,7 +26,8 @@ class NPuzzleDomain(Domain):
         Param("board", str, None, "start board, row-major, 0 = blank, e.g. '1 2 3 4 5 6 0 7 8'"),
         Param("goal", str, None, "goal: blank-last (default), blank-first (Korf) or the tiles"),
         Param("seed", int, None, "random seed for a generated board"),
-        Param("scramble", int, None, "generate the board by this many random moves from the goal"),
+        Param("scramble", int, None, "generate the board by this many random moves from the goal "
+              f"(at most {MAX_SCRAMBLE:,})"),
         Param("boards", bool, False, "print every board of the solution", output=True),
         Param("image", str, None, "picture to cut into tiles for --gif/--frames/--png (default: a built-in one)", output=True),
         Param("gif", str, None, "write an animated GIF of the solution to this file", output=True),
@@ -100,6 +102,9 @@ class NPuzzleDomain(Domain):
             if scramble is not None:
                 if scramble < 0:
                     raise InputError(f"--scramble must not be negative (got {scramble})")
+                if scramble > MAX_SCRAMBLE:
+                    raise InputError(f"--scramble must be at most {MAX_SCRAMBLE:,} (got {scramble}); "
+                                     "leave it out for a uniformly random board")
                 start = scrambled_board(goal, width, height, scramble, rng)
             else:
                 start = random_board(goal, width, rng)

@@ -12,7 +12,9 @@ from .deadlocks import DETECTORS, parse_disabled
 from .heuristics import MATCHING, NEAREST, PACKING
 from .levels import Level, load_level, read_source
 from .lurd import replay_lurd, to_lurd
+from .gateway import GATEWAY_BUDGET
 from .problem import SokobanProblem
+from .pull import PULL, PullProblem
 
 OPTIMIZE = ("pushes", "moves")
 
@@ -45,14 +47,14 @@ class SokobanDomain(Domain):
         }
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
-        """``sokoban-alternate``: greedy nearest-goal forwards (tunnel and goal-room macros)
+        """``sokoban-portfolio``: greedy nearest-goal forwards (tunnel and goal-room macros)
         for 0.5 CPU seconds, then in turns with a greedy pull search backwards from the
         solved position (aimed at the gateway past a cramped start): all 155 Microban levels
         in 10 s (forwards alone 152).
         ``--optimal`` runs A* on the matching bound (push- or move-optimal)."""
         if options.get("optimal"):
             return "astar", MATCHING, {}
-        return "sokoban-alternate", NEAREST, {}
+        return "sokoban-portfolio", NEAREST, {}
 
     def check_instances(self) -> list[dict[str, Any]]:
         return [{"level_file": "microban:1"}, {"level_file": "microban:2"}, {"level_file": "microban:4"}]
@@ -80,15 +82,31 @@ class SokobanDomain(Domain):
         # tunnel and goal-room macros skip states and make steps of several pushes: only for
         # guided searches without the push-optimality promise of --optimal (breadth-first, too)
         tunnels = not options.get("optimal")
-        if heuristic is None:
-            return SokobanProblem(board, None, disabled, optimize)
-        if heuristic.name in (MATCHING, NEAREST):
-            return SokobanProblem(board, heuristic.name, disabled, optimize, tunnels=tunnels, goalroom=tunnels)
-        if heuristic.name == PACKING:
-            return SokobanProblem(board, NEAREST, disabled, optimize, packing=True, tunnels=tunnels)
-        problem = SokobanProblem(board, NEAREST, disabled, optimize, tunnels=tunnels)
-        problem.use_foreign_heuristic(heuristic.make(problem))
-        return problem
+
+        def build(h: Heuristic | None) -> SokobanProblem:
+            if h is None:
+                return SokobanProblem(board, None, disabled, optimize)
+            if h.name in (MATCHING, NEAREST):
+                return SokobanProblem(board, h.name, disabled, optimize, tunnels=tunnels, goalroom=tunnels)
+            if h.name == PACKING:
+                return SokobanProblem(board, NEAREST, disabled, optimize, packing=True, tunnels=tunnels)
+            problem = SokobanProblem(board, NEAREST, disabled, optimize, tunnels=tunnels)
+            problem.use_foreign_heuristic(h.make(problem))
+            return problem
+
+        def variant(name: str) -> SokobanProblem | PullProblem | None:
+            """The level guided by another heuristic (for composite engines), or ``pull``:
+            the level read backwards for a backward search (pushes mode only, else None)."""
+            if name == PULL:
+                return None if optimize == "moves" else PullProblem(main, gateway=GATEWAY_BUDGET)
+            if name not in self.heuristics:
+                raise InputError(f"unknown heuristic {name!r} for sokoban (known: {', '.join(self.heuristics)},"
+                                 f" or {PULL} for a backward search)")
+            return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
+
+        main = build(heuristic)
+        main.variant = variant
+        return main
 
     # -- output -------------------------------------------------------------------------------
     def after_solve(self, problem: SokobanProblem, result, options: dict[str, Any], echo) -> None:

@@ -19,29 +19,25 @@ def register_commands(cli):
 
 @hookimpl
 def register_engines(register):
-    from searchkit import EngineInfo, EngineParam
+    from searchkit import EngineInfo, EngineParam, check_portfolio
 
-    from .portfolio import DEFAULT_GUIDES, portfolio
+    from . import engines as e
 
-    register(EngineInfo("sokoban-portfolio", portfolio,
-                        "Sokoban: one greedy search, an open list per guide (matching, nearest-goal, packing)"
-                        " taking turns", heuristic="used", domains=("sokoban",),
-                        params={"guides": EngineParam("guides", DEFAULT_GUIDES, str,
-                                                      "comma list of matching, nearest-goal, packing")}))
-
-    from .alternate import DEFAULT_GUIDES as ALT_GUIDES
-    from .alternate import DEFAULT_SHARES, DEFAULT_SOLO, alternate, warm_up
-
-    register(EngineInfo("sokoban-alternate", alternate,
-                        "Sokoban (default): greedy nearest-goal forwards alone for a start, then in turns with"
-                        " a greedy pull search backwards (others: --param guides=...)",
-                        heuristic="used", domains=("sokoban",), warm_up=warm_up,
-                        params={"guides": EngineParam("guides", ALT_GUIDES, str, "comma list of searches: pull,"
-                                                      " nearest-goal, matching, greedy:H or astar:H"),
-                                "shares": EngineParam("shares", DEFAULT_SHARES, str, "CPU shares, one positive"
+    register(EngineInfo("sokoban-portfolio", e.sokoban_portfolio,
+                        "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
+                        " then in turns with a greedy pull search backwards", heuristic="used",
+                        domains=("sokoban",), warm_up=e.warm_up, validate=check_portfolio,
+                        params={"members": EngineParam("members", e.PORTFOLIO_MEMBERS, str, "comma list of searches:"
+                                                       " ORDER[:HEURISTIC] or backward:pull"),
+                                "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive"
                                                       " number per search"),
-                                "solo": EngineParam("solo", DEFAULT_SOLO, float, "CPU seconds the first search"
+                                "solo": EngineParam("solo", e.PORTFOLIO_SOLO, float, "CPU seconds the first search"
                                                     " runs alone", minimum=0)}))
+    register(EngineInfo("sokoban-alternation", e.sokoban_alternation,
+                        "Sokoban: the core alternation: one greedy search, an open list per guide taking turns",
+                        heuristic="used", domains=("sokoban",), warm_up=e.warm_up,
+                        params={"guides": EngineParam("guides", e.ALTERNATION_GUIDES, str,
+                                                      "comma list of matching, nearest-goal, packing")}))
 
 
 @hookimpl

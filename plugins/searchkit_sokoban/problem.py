@@ -16,7 +16,7 @@ from .board import DIRS, INF, Board, bits, flood
 from .corral import pi_corral_boxes
 from .deadlocks import freeze_deadlock
 from .goalroom import GoalRoom, Route
-from .heuristics import MATCHING, NEAREST, PACKING, RowCosts
+from .heuristics import MATCHING, NEAREST, RowCosts
 from .packing import Packing
 
 
@@ -92,32 +92,6 @@ class SokobanProblem:
     def successors_with_h(self, state, h):
         return self._expand(state, True)
 
-    def successors_with_guides(self, state, guides):
-        """Children with a tuple of estimates, one per ``guide(keys, boxes)``.
-
-        The first guide should be the one whose infinity proves a deadlock (matching)."""
-        return self._expand(state, True, guides)
-
-    def guides(self, names) -> list:
-        """``guide(keys, boxes) -> int`` functions for heuristic names (plus ``packing``)."""
-        out = []
-        for name in names:
-            if name == PACKING:
-                packing = self.packing or Packing(self.board)
-                if packing.ordered:
-                    out.append(packing.cost)
-            else:
-                costs = RowCosts(self.board, name).cost
-                out.append(lambda keys, _boxes, costs=costs: costs(keys))
-        return out
-
-    def variant(self, heuristic: str) -> SokobanProblem:
-        """The same level and settings ordered by another heuristic (for `alternate`)."""
-        if heuristic == self.h_name and self.packing is None:
-            return self
-        return SokobanProblem(self.board, heuristic, self.disabled, "moves" if self.moves else "pushes",
-                              tunnels=self.use_tunnels, goalroom=self.room is not None)
-
     def heuristic(self, state) -> float:
         boxes, player = state
         if self.board.impossible:
@@ -192,7 +166,7 @@ class SokobanProblem:
             count += 1
         return count
 
-    def _expand(self, state, want_h: bool, guides=None) -> list:
+    def _expand(self, state, want_h: bool) -> list:
         """Children ``(action, child, cost, h)`` of ``state`` that no detector prunes."""
         board = self.board
         if board.impossible:
@@ -228,14 +202,12 @@ class SokobanProblem:
         nearest, side_comp, multi, compidx = board.nearest, board.side_comp, board.multi, board.compidx
         use_dead, use_freeze = self.use_dead, self.use_freeze
         cost_of_keys = self._costs if want_h else None
-        if guides is not None and cost_of_keys is None:
-            cost_of_keys = guides[0]
         prune = self.prune_unmatched
         packing = self.packing
         keeps_region = board.keeps_region
         box_list = bits(boxes) if want_h else None
         # nearest-goal by table deltas: boxes off cut squares keep their cost whatever the push
-        quick = want_h and guides is None and packing is None and self.h_name == NEAREST
+        quick = want_h and packing is None and self.h_name == NEAREST
         if quick:
             near_of = self._near
             still = 0
@@ -250,7 +222,7 @@ class SokobanProblem:
         out = []
         if room is not None and room.prefix and boxes == board.start_boxes \
                 and room.plays(room.prefix, boxes, player):
-            routed = self._routed(room.prefix, boxes, want_h, guides)
+            routed = self._routed(room.prefix, boxes, want_h)
             if routed is not None:
                 out.append(routed)  # the room's own boxes first, as planned (one more child)
         for k, o in enumerate(board.offsets):
@@ -272,7 +244,7 @@ class SokobanProblem:
                 if dst == entrance:
                     steps = room.route(boxes, src, player)
                     if steps is not None:
-                        routed = self._routed(steps, boxes, want_h, guides)
+                        routed = self._routed(steps, boxes, want_h)
                         if routed is not None:
                             out.append(routed)  # replaces the push onto the entrance
                         continue
@@ -303,16 +275,11 @@ class SokobanProblem:
                             keys.append(x * 4 + compidx[x][src])
                         else:
                             keys.append(x * 4)
-                    if guides is not None:
-                        h = tuple([f(keys, nboxes) for f in guides])
-                        if h[0] >= INF and prune:
+                    h = cost_of_keys(keys) if packing is None else packing.cost(keys, nboxes)
+                    if h >= INF:
+                        if prune:
                             continue
-                    else:
-                        h = cost_of_keys(keys) if packing is None else packing.cost(keys, nboxes)
-                        if h >= INF:
-                            if prune:
-                                continue
-                            h = INF
+                        h = INF
                 if self.moves:
                     child = (nboxes, src)
                     cost = walks[src - o] + 1
@@ -335,7 +302,7 @@ class SokobanProblem:
                 out.append((Push(src, k, w, count), child, cost, h))
         return out
 
-    def _routed(self, steps: tuple, boxes: int, want_h: bool, guides):
+    def _routed(self, steps: tuple, boxes: int, want_h: bool):
         """The child of a goal-room macro (see `goalroom`), or None when it is dead."""
         board = self.board
         offs = board.offsets
@@ -345,14 +312,9 @@ class SokobanProblem:
         h = 0
         if want_h:
             keys = [x * 4 + board.comp_of(x, child[1]) for x in bits(boxes)]
-            if guides is not None:
-                h = tuple([f(keys, boxes) for f in guides])
-                if h[0] >= INF and self.prune_unmatched:
+            h = self._costs(keys) if self.packing is None else self.packing.cost(keys, boxes)
+            if h >= INF:
+                if self.prune_unmatched:
                     return None
-            else:
-                h = self._costs(keys) if self.packing is None else self.packing.cost(keys, boxes)
-                if h >= INF:
-                    if self.prune_unmatched:
-                        return None
-                    h = INF
+                h = INF
         return Route(steps, board.width), child, len(steps), h

@@ -20,116 +20,114 @@ With ``gateway`` (a budget of positions, as `alternate` runs it) the search aims
 deepest position near the start that every solution passes through (`gateway.py`)
 instead of the start, and the pushes found forwards to it lead the path: a cramped
 start, where the pulls put the last boxes back in the wrong order, is left to a small
-forward search.  Ties of the estimate go to the newest position (depth first along a
-plateau): on Microban 153, aimed at its gateway, that takes 80 thousand expansions where
-oldest-first takes 430 thousand (Boxworld 24 goes the other way: 130 against 76
-thousand, still solved in 10 s).
+forward search.  Ties of the estimate go to the newest position (``newest_first``, which the core's
+greedy backward search honours; depth first along a plateau): on Microban 153, aimed at
+its gateway, that takes 80 thousand expansions where oldest-first takes 430 thousand.
+
+This module only says what a pull is: `PullProblem` offers ``goal_states``,
+``predecessors`` (the pulls, as the pushes they undo), ``backward_heuristic`` and
+``lead_in`` (the pushes to the gateway), and the core's backward search does the rest.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from heapq import heappop, heappush
 
 from .board import INF, bits, flood
-from .problem import Push
+from .gateway import find_gateway
+from .problem import MAX_REGIONS, Push, SokobanProblem
 
 
-class PullSearch:
-    """A steppable greedy pull search; ``goal`` is the start (or gateway) position once found."""
+PULL = "pull"  # the name composite engines give this problem (``backward:pull``)
 
-    def __init__(self, problem, gateway: int = 0):
-        self.problem = problem
+
+class PullProblem:
+    """A level as the core's backward search sees it: from the solved positions, pulling
+    boxes back to the start (or to the gateway, behind the pushes that reach it)."""
+
+    newest_first = True  # ties of the estimate: newest first (see the module docstring)
+    preserves_solutions = True  # pulls skip only boxes no start square can be pulled to
+
+    def __init__(self, problem: SokobanProblem, gateway: int = 0):
         b = self.board = problem.board
-        # ``gateway`` > 0: aim at the deepest position every solution passes through, found
-        # forwards among that many positions (`gateway.py`); its pushes lead the path
-        self.prefix = None
+        # the forward moves, plain pushes with deadlock pruning only (no macros)
+        self.forward = SokobanProblem(b, None, problem.disabled)
+        self.lead_in = None
         if gateway > 0 and not b.impossible:
-            from .gateway import find_gateway
-            from .problem import SokobanProblem
+            found = find_gateway(self.forward, gateway)
+            if found is not None:
+                self.lead_in = (found[0], found[1], len(found[0]))
+        self.start = self.lead_in[1][-1] if self.lead_in else self.forward.initial_state()
+        self.near = _pull_distances(b, self.start[0])
+        self._regions: dict = {}  # the player's region of each generated state
 
-            self.prefix = find_gateway(SokobanProblem(b, None, problem.disabled), gateway)
-        self.target = self.prefix[1][-1] if self.prefix else (b.start_boxes, b.player_start)
-        self.near = _pull_distances(b, self.target[0])
-        self.parent: dict = {}  # state -> (next state towards the solved position, push, 1)
-        self.open: list = []
-        self.seq = 0
-        self.spent = 0.0
-        self.expanded = self.generated = self.duplicates = 0
-        self.goal = None
+    # -- the forward problem ------------------------------------------------------------------
+    def initial_state(self):
+        return self.start
+
+    def is_goal(self, state) -> bool:
+        return state[0] == self.board.goals
+
+    def successors(self, state):
+        return self.forward.successors(state)
+
+    # -- read backwards -----------------------------------------------------------------------
+    def goal_states(self) -> list:
+        """The solved boxes with the player in each part of the free floor."""
+        b = self.board
         if b.impossible:
-            return
-        h = sum(self.near[x] for x in bits(b.goals))
+            return []
         free = b.floor & ~b.goals
-        rest = free
-        while rest and h < INF:
+        out, rest = [], free
+        while rest:
             region = flood(rest & -rest, free, b.width)
             rest &= ~region
             state = (b.goals, (region & -region).bit_length() - 1)
-            self.parent[state] = None
-            if self._done(b.goals, region):
-                self.goal = state
-                return
-            heappush(self.open, (h, -self.seq, 0, state, region))
-            self.seq += 1
+            self._regions[state] = region
+            out.append(state)
+        return out
 
-    def _done(self, boxes: int, region: int) -> bool:
-        target_boxes, player = self.target
-        return boxes == target_boxes and bool(region >> player & 1)
+    def backward_heuristic(self, state) -> float:
+        """Pulls (walls only) that bring every box to its nearest start square, summed."""
+        near = self.near
+        h = sum(near[x] for x in bits(state[0]))
+        return INF if h >= INF else h
 
-    def step(self, count: int) -> bool:
-        """Expand up to ``count`` states; True when the search ends (start found or exhausted)."""
+    def predecessors(self, state):
+        return [(a, s, c) for a, s, c, _h in self.predecessors_with_h(state, self.backward_heuristic(state))]
+
+    def predecessors_with_h(self, state, h):
+        """Every pull from ``state`` as ``(push that undoes it, pulled state, 1, h)``."""
         b = self.board
         w, floor, offs, near = b.width, b.floor, b.offsets, self.near
-        open_, parent = self.open, self.parent
-        for _ in range(count):
-            if not open_:
-                return True
-            h, _newest, g, state, reach = heappop(open_)
-            self.expanded += 1
-            boxes = state[0]
-            free = floor & ~boxes
-            for k, o in enumerate(offs):
-                # the player on x+o steps back to x+2o, pulling the box on x to x+o
-                if o > 0:
-                    cand = boxes & (reach >> o) & (free >> (2 * o))
-                else:
-                    cand = boxes & (reach << -o) & (free << (-2 * o))
-                while cand:
-                    low = cand & -cand
-                    cand ^= low
-                    x = low.bit_length() - 1
-                    stand = x + o
-                    if near[stand] >= INF:
-                        continue  # no start square can be reached from there
-                    nboxes = boxes ^ low ^ (1 << stand)
-                    region = flood(1 << (stand + o), floor & ~nboxes, w)
-                    child = (nboxes, (region & -region).bit_length() - 1)
-                    self.generated += 1
-                    if child in parent:
-                        self.duplicates += 1
-                        continue
-                    parent[child] = (state, Push(stand, k ^ 1, w), 1)  # forwards: push stand -> x
-                    if self._done(nboxes, region):
-                        self.goal = child
-                        return True
-                    self.seq += 1
-                    heappush(open_, (h - near[x] + near[stand], -self.seq, g + 1, child, region))
-        return False
-
-    def path(self) -> tuple[list, list, float]:
-        """The forward pushes from the start to the solved position, and their states."""
-        actions, states = [], [self.goal]
-        link = self.parent[self.goal]
-        while link is not None:
-            nxt, action, _cost = link
-            actions.append(action)
-            states.append(nxt)
-            link = self.parent[nxt]
-        if self.prefix:
-            actions = self.prefix[0] + actions
-            states = self.prefix[1][:-1] + states
-        return actions, states, len(actions)
+        boxes = state[0]
+        free = floor & ~boxes
+        regions = self._regions
+        reach = regions.pop(state, None)
+        if reach is None:
+            reach = flood(1 << state[1], free, w)
+        if len(regions) >= MAX_REGIONS:
+            regions.clear()
+        out = []
+        for k, o in enumerate(offs):
+            # the player on x+o steps back to x+2o, pulling the box on x to x+o
+            if o > 0:
+                cand = boxes & (reach >> o) & (free >> (2 * o))
+            else:
+                cand = boxes & (reach << -o) & (free << (-2 * o))
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                x = low.bit_length() - 1
+                stand = x + o
+                if near[stand] >= INF:
+                    continue  # no start square can be reached from there
+                nboxes = boxes ^ low ^ (1 << stand)
+                region = flood(1 << (stand + o), floor & ~nboxes, w)
+                child = (nboxes, (region & -region).bit_length() - 1)
+                regions[child] = region
+                out.append((Push(stand, k ^ 1, w), child, 1, h - near[x] + near[stand]))
+        return out
 
 
 def _pull_distances(board, targets: int) -> list[int]:

@@ -15,10 +15,14 @@ from typing import Any, Callable
 from ..errors import InputError
 from ..problem import preserves_optimality
 from ..result import Result
-from .bestfirst import astar, best_first, dijkstra, greedy
+from .alternation import alternation
+from .backward import backward
+from .bestfirst import BestFirstSearch, astar, best_first, dijkstra, greedy
 from .bidirectional import bidirectional_bfs
 from .breadth import bfs
 from .depthfirst import dfs, iddfs, idastar
+from .portfolio import check_portfolio, portfolio
+from .run import Run
 
 UNKNOWN = object()  # "the caller cannot say": e.g. a library user's own heuristic
 
@@ -40,6 +44,7 @@ class EngineParam:
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
     none: str = "none"
+    required: bool = False  # no default: a run must name it (a composite engine's members)
 
     @property
     def kind(self) -> type:
@@ -116,6 +121,9 @@ class EngineInfo:
     ``backward``: it needs ``goal_states`` and ``predecessors``.  ``complete``: a
     ``no-solution`` from it means the whole space was searched (an engine that prunes or
     decomposes says False, and its ``no-solution`` is reported as a ``limit``).
+    ``optimal_if``: for an engine whose promise depends on its parameters, a test of
+    them (False: its answers are suboptimal).
+    ``validate``: checks of the parameters together, before any problem is built.
     ``warm_up``: one-off set-up the benchmark runner does in its parent process, so that
     every forked worker starts with it done (e.g. loading a compiled kernel).
     """
@@ -130,6 +138,8 @@ class EngineInfo:
     warm_up: Callable[[], None] | None = None  # load compiled code etc. once, before timing anything
     domains: tuple[str, ...] = ()
     complete: bool = True
+    optimal_if: Callable[[dict[str, Any]], bool] | None = None
+    validate: Callable[[dict[str, Any]], None] | None = None  # more checks of the parameters together
     specs: dict[str, EngineParam] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -146,7 +156,13 @@ class EngineInfo:
         if unknown:
             takes = ", ".join(self.specs) or "none"
             raise InputError(f"engine {self.name!r} takes no parameter {', '.join(unknown)} (it takes: {takes})")
-        return {name: self.specs[name].parse(value, self.name) for name, value in params.items()}
+        out = {name: self.specs[name].parse(value, self.name) for name, value in params.items()}
+        for name, spec in self.specs.items():
+            if spec.required and not out.get(name):
+                raise InputError(f"engine {self.name!r} needs -P {name}=... ({spec.help})")
+        if self.validate is not None:
+            self.validate(dict(self.params, **out))
+        return out
 
     def refusal(self, domain: str | None) -> str | None:
         """Why this engine cannot run on ``domain`` (None when it can)."""
@@ -167,7 +183,7 @@ class EngineInfo:
         ceiling = merged.get("max_weight")
         if ceiling is not None and ceiling > weight:
             weight = ceiling
-        if not self.optimal:
+        if not self.optimal or (self.optimal_if is not None and not self.optimal_if(merged)):
             return "suboptimal"
         if self.optimal == "cost" and weight != 1:
             return f"suboptimal (weight {weight:g})"
@@ -202,11 +218,35 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
                                                                  minimum=1)}),
         EngineInfo("greedy", greedy, "greedy best-first search on h", heuristic="required"),
         EngineInfo("idastar", idastar, "iterative-deepening A*", heuristic="required", optimal="cost"),
+        EngineInfo("backward", backward, "best-first from the goal states over predecessors, answer in forward"
+                   " order (greedy/astar use the problem's backward_heuristic)", optimal="cost", backward=True,
+                   optimal_if=lambda p: p.get("order") == "dijkstra",
+                   params={"order": EngineParam("order", "dijkstra", str, "greedy, astar or dijkstra",
+                                                choices=("greedy", "astar", "dijkstra")),
+                           "weight": EngineParam("weight", 1, float, "weight of h for astar", minimum=1)}),
+        EngineInfo("alternation", alternation, "greedy search with one open list per heuristic, taking turns"
+                   " (one closed list)", heuristic="used",
+                   params={"heuristics": EngineParam("heuristics", "", str, "comma list of the domain's heuristics",
+                                                     none="(required)", required=True)}),
+        EngineInfo("portfolio", portfolio, "several whole searches (forwards or backwards) sharing the time by"
+                   " shares; the first answer wins", heuristic="used", validate=check_portfolio,
+                   params={"members": EngineParam("members", "", str, "comma list: ORDER[:HEURISTIC] with ORDER"
+                                                  " greedy, astar or dijkstra, or backward[:VARIANT]",
+                                                  none="(required)", required=True),
+                           "shares": EngineParam("shares", "", str, "CPU shares, one positive number per member"
+                                                 " (default: equal)"),
+                           "solo": EngineParam("solo", 0.0, float, "CPU seconds the first member runs alone",
+                                               minimum=0)}),
     ]
 }
 
 __all__ = [
     "BUILTIN_ENGINES",
+    "BestFirstSearch",
+    "Run",
+    "alternation",
+    "backward",
+    "portfolio",
     "EngineInfo",
     "EngineParam",
     "UNKNOWN",

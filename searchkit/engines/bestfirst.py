@@ -1,13 +1,19 @@
 """One best-first loop; Dijkstra, (weighted) A* and greedy differ only by their ordering.
 
+`BestFirstSearch` is that loop as an object that can be advanced a number of expansions
+at a time (composite engines interleave several), with options for reopening, goal
+tests on generation, several roots and any ordering of ``g``, ``h`` and the state
+(``order``, the way pyperplan passes ``make_open_entry``).
+
 An open node's priority is ``(g_weight * g + h_weight * h, h, g)``: the first number is
 the ordering, ties go to the lower ``h`` and then first-in-first-out.  The open list is a
 bucket queue: a heap of distinct priorities, each with a FIFO of states.  On the integer
 costs of puzzles there are few distinct priorities, so a push is a dictionary lookup and
 a deque append, and a frontier entry costs one pointer.
 
-A stored state costs one dictionary entry ``state -> g`` (``-1 - g`` once expanded, so a
-cheaper path found later counts as a reopening): when the problem offers
+A stored state costs one dictionary entry ``state -> g`` (``-g`` once expanded, so a
+cheaper path found later counts as a reopening; negation is exact for floats, where
+``-1 - g`` is not, and a state expanded at g = 0 can never be reached more cheaply): when the problem offers
 ``predecessors`` the path is rebuilt from the stored costs, otherwise a second dictionary
 keeps the parent.  An entry whose ``g`` is no longer the state's best is stale and is
 skipped when it comes off the queue, never searched for.  Emptied FIFOs are recycled
@@ -18,137 +24,230 @@ from __future__ import annotations
 
 from collections import deque
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, Callable, Iterable
 
-from ..limits import NO_LIMITS, Limits
+from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward, heuristic_of, successors_with_h
-from ..result import LIMIT, NO_SOLUTION, SOLVED, Result, Stats
+from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
 from .paths import path_from_costs, path_from_parents
+from .run import Run
+
+INF = float("inf")
 
 
-def best_first(
-    problem: Any,
-    *,
-    g_weight: float = 1,
-    h_weight: float = 1,
-    reopen: bool = True,
-    name: str = "best-first",
-    limits: Limits | None = None,
-    observer: Observer | None = None,
-) -> Result:
-    """Search ``problem`` best-first on ``g_weight * g + h_weight * h``.
+class BestFirstSearch:
+    """A best-first search over ``problem`` that `step` advances and `result` reports.
 
-    ``reopen=False`` keeps the first path found to each state (greedy search);
-    otherwise a cheaper path re-inserts the state.
+    The ordering is ``g_weight * g + h_weight * h`` (ties: lower ``h``, then lower ``g``,
+    then first in first out) on a bucket queue, or with ``order(g, h, state)`` a tuple
+    compared first, on a heap whose ties go first in first out or, with ``lifo``, newest
+    first.  ``reopen=False`` keeps the first path to each state; ``goal_on_generation``
+    tests children as they are made (no optimality promise); ``starts`` replaces the
+    problem's initial state by several roots.  A root whose heuristic is infinite is dead
+    and never queued.
     """
-    guard = (limits or NO_LIMITS).guard()
-    uses_h = h_weight != 0 and heuristic_of(problem) is not None
-    if uses_h:
-        succ = successors_with_h(problem)
+
+    def __init__(self, problem: Any, *, g_weight: float = 1, h_weight: float = 1,
+                 order: Callable[[Any, Any, Any], tuple] | None = None, reopen: bool = True,
+                 goal_on_generation: bool = False, lifo: bool = False, starts: Iterable[Any] | None = None,
+                 name: str = "best-first", limits: Limits | None = None, observer: Observer | None = None):
+        self.problem = problem
+        self.run = Run(name, limits, observer)
         h_fn = heuristic_of(problem)
-    else:
-        plain = problem.successors
-        succ = lambda state, _h: [(a, s, c, 0) for a, s, c in plain(state)]  # noqa: E731
-        h_fn = None
-    is_goal = problem.is_goal
-    g_weight = _tidy(g_weight)
-    h_weight = _tidy(h_weight)
+        self.uses_h = h_fn is not None and (h_weight != 0 or order is not None)
+        if self.uses_h:
+            self.succ = successors_with_h(problem)
+        else:
+            plain = problem.successors
+            self.succ = lambda state, _h: [(a, s, c, 0) for a, s, c in plain(state)]  # noqa: E731
+            h_fn = None
+        self.g_weight, self.h_weight = _tidy(g_weight), _tidy(h_weight)
+        if lifo and order is None:
+            gw, hw = self.g_weight, self.h_weight
+            order = lambda g, h, _s: (gw * g + hw * h, h)  # noqa: E731
+        self.order = order
+        self.reopen, self.goal_on_generation = reopen, goal_on_generation
+        self.tie = -1 if lifo else 1  # heap entries: (*order, tie * seq, h, g, state)
+        self.seq = 0
+        self.status: str | None = None  # SOLVED, NO_SOLUTION or LIMIT once the search is over
+        self.goal: Any = None
+        roots = [problem.initial_state()] if starts is None else list(dict.fromkeys(starts))
+        self.start = roots[0] if len(roots) == 1 else None
+        self.g_of: dict = {}
+        # the path is rebuilt from stored costs through predecessors when the problem has
+        # them (one dictionary entry per state); otherwise parents are kept
+        self.parents: dict | None = None if starts is None and can_search_backward(problem) else {}
+        self.heap: list | None = [] if order is not None else None
+        self.buckets: dict = {}
+        self.keys: list = []
+        self.spare: list = []  # emptied FIFOs, reused for new priorities
+        self.expanded = self.generated = self.duplicates = self.reopened = 0
+        self.frontier = self.max_frontier = 0
+        for root in roots:
+            h = h_fn(root) if h_fn is not None else 0
+            self.g_of[root] = 0
+            if self.parents is not None:
+                self.parents[root] = None
+            if goal_on_generation and problem.is_goal(root):
+                self.status, self.goal = SOLVED, root
+                return
+            if h != INF:
+                self._push(root, 0, h)
+        self.max_frontier = self.frontier
+        if not self.frontier:
+            self.status = NO_SOLUTION
 
-    start = problem.initial_state()
-    h0 = h_fn(start) if h_fn is not None else 0
-    g_of: dict = {start: 0}
-    parents: dict | None = None if can_search_backward(problem) else {start: None}
-    key = (h_weight * h0, h0, 0)
-    buckets: dict = {key: deque((start,))}
-    keys: list = [key]
-    spare: list = []  # emptied FIFOs, reused for new priorities
+    def _push(self, state: Any, g: Any, h: Any) -> None:
+        """Queue a root."""
+        self.frontier += 1
+        if self.heap is not None:
+            self.seq += 1
+            heappush(self.heap, (*self.order(g, h, state), self.tie * self.seq, h, g, state))
+        else:
+            self._push_front((self.g_weight * g + self.h_weight * h, h, g), state)
 
-    expanded = generated = duplicates = reopened = 0
-    frontier = max_frontier = 1
-    next_check = guard.next_check(0)
-    status, goal, reason = NO_SOLUTION, None, None
+    def _push_front(self, key: tuple, state: Any) -> None:
+        """Put ``state`` first among its equals in the bucket queue."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = deque()
+            heappush(self.keys, key)
+        bucket.appendleft(state)
 
-    while keys:
-        key = keys[0]
-        bucket = buckets[key]
-        state = bucket.popleft()
-        if not bucket:  # recycle the emptied FIFO: allocating deques costs more than reusing
-            heappop(keys)
-            del buckets[key]
-            if len(spare) < 256:
-                spare.append(bucket)
-        frontier -= 1
-        g = key[2]
-        if g_of[state] != g:  # stale: a cheaper entry for this state came first
-            continue
-        if is_goal(state):
-            status, goal = SOLVED, state
-            break
-        if expanded >= next_check:
-            reason = guard.check(expanded, len(g_of))
-            if observer is not None:
-                observer.progress(expanded, generated, key[0])
-            if reason is not None:
-                status = LIMIT
-                frontier += 1
+    @property
+    def done(self) -> bool:
+        return self.status is not None
+
+    def step(self, budget: int | None = None) -> bool:
+        """Expand up to ``budget`` more states (all it takes when None); True once over."""
+        if self.status is not None:
+            return True
+        run, problem = self.run, self.problem
+        succ, is_goal, observer, uses_h = self.succ, problem.is_goal, run.observer, self.uses_h
+        g_of, parents, buckets, keys, spare = self.g_of, self.parents, self.buckets, self.keys, self.spare
+        heap, order, tie, seq = self.heap, self.order, self.tie, self.seq
+        g_weight, h_weight, reopen, on_generation = self.g_weight, self.h_weight, self.reopen, self.goal_on_generation
+        expanded, generated, duplicates, reopened = self.expanded, self.generated, self.duplicates, self.reopened
+        frontier, max_frontier = self.frontier, self.max_frontier
+        stop_at = None if budget is None else expanded + budget
+        next_check = run.next_check if stop_at is None or run.next_check < stop_at else stop_at
+        status, goal, paused = None, None, False
+
+        while keys or heap:
+            if heap is None:
+                key = keys[0]
+                bucket = buckets[key]
+                state = bucket.popleft()
+                if not bucket:  # recycle the emptied FIFO: allocating deques costs more than reusing
+                    heappop(keys)
+                    del buckets[key]
+                    if len(spare) < 256:
+                        spare.append(bucket)
+            else:
+                key = heappop(heap)
+                state = key[-1]
+            frontier -= 1
+            g = key[2] if heap is None else key[-2]
+            if g_of[state] != g:  # stale: a cheaper entry for this state came first
+                continue
+            h = key[1] if heap is None else key[-3]
+            if not on_generation and is_goal(state):
+                status, goal = SOLVED, state
                 break
-            next_check = guard.next_check(expanded)
-        expanded += 1
-        g_of[state] = -1 - g  # expanded: negative, so a later cheaper path is known to reopen it
-        h = key[1]
-        if observer is not None:
-            observer.expand(state, g, h if uses_h else None)
-        for action, child, cost, ch in succ(state, h):
-            generated += 1
-            cg = g + cost
-            old = g_of.get(child)
-            if old is not None:
-                closed = old < 0
-                if closed:
-                    old = -1 - old
-                if not reopen or cg >= old:
-                    duplicates += 1
+            if expanded >= next_check:
+                if expanded >= run.next_check and run.limit_reached(expanded, generated, len(g_of), key[0]):
+                    status = LIMIT
+                    frontier += 1
+                    break
+                if stop_at is not None and expanded >= stop_at:  # this step's budget is spent: put it back
+                    frontier += 1
+                    paused = True
+                    if heap is not None:
+                        heappush(heap, key)  # its old entry: the same place in the order
+                    else:
+                        self._push_front(key, state)
+                    break
+                next_check = run.next_check if stop_at is None or run.next_check < stop_at else stop_at
+            expanded += 1
+            g_of[state] = -g  # expanded: negative, so a later cheaper path is known to reopen it
+            if observer is not None:
+                observer.expand(state, g, h if uses_h else None)
+            for action, child, cost, ch in succ(state, h):
+                generated += 1
+                cg = g + cost
+                old = g_of.get(child)
+                if old is not None:
+                    closed = old < 0
+                    if closed:
+                        old = -old
+                    if not reopen or cg >= old:
+                        duplicates += 1
+                        if observer is not None:
+                            observer.generate(state, action, child, cg, ch if uses_h else None, "duplicate")
+                        continue
+                    if closed:
+                        reopened += 1
                     if observer is not None:
-                        observer.generate(state, action, child, cg, ch if uses_h else None, "duplicate")
+                        observer.generate(state, action, child, cg, ch if uses_h else None,
+                                          "reopened" if closed else "improved")
+                elif observer is not None:
+                    observer.generate(state, action, child, cg, ch if uses_h else None, "new")
+                g_of[child] = cg
+                if parents is not None:
+                    parents[child] = state
+                if on_generation and is_goal(child):
+                    status, goal = SOLVED, child
+                    break
+                frontier += 1
+                if heap is not None:
+                    seq += 1
+                    heappush(heap, (*order(cg, ch, child), tie * seq, ch, cg, child))
                     continue
-                if closed:
-                    reopened += 1
-                if observer is not None:
-                    observer.generate(state, action, child, cg, ch if uses_h else None, "reopened")
-            elif observer is not None:
-                observer.generate(state, action, child, cg, ch if uses_h else None, "new")
-            g_of[child] = cg
-            if parents is not None:
-                parents[child] = state
-            ckey = (g_weight * cg + h_weight * ch, ch, cg)
-            b = buckets.get(ckey)
-            if b is None:
-                b = buckets[ckey] = spare.pop() if spare else deque()
-                heappush(keys, ckey)
-            b.append(child)
-            frontier += 1
-        if frontier > max_frontier:
-            max_frontier = frontier
+                ckey = (g_weight * cg + h_weight * ch, ch, cg)
+                b = buckets.get(ckey)
+                if b is None:
+                    b = buckets[ckey] = spare.pop() if spare else deque()
+                    heappush(keys, ckey)
+                b.append(child)
+            if frontier > max_frontier:
+                max_frontier = frontier
+            if goal is not None:
+                break
 
-    stats = Stats(
-        expanded=expanded,
-        generated=generated,
-        duplicates=duplicates,
-        reopened=reopened,
-        max_frontier=max_frontier,
-        stored=len(g_of),
-        elapsed_s=guard.elapsed(),
-        peak_rss_bytes=guard.peak_rss,
-        limit_reason=reason,
-    )
-    if status != SOLVED:
-        return Result(status, stats=stats, engine=name)
-    if parents is not None:
-        actions, states, cost = path_from_parents(problem, parents, goal)
-    else:
-        actions, states, cost = path_from_costs(problem, g_of, start, goal)
-    return Result(SOLVED, actions, states, cost, stats, name)
+        if status is None and not paused:
+            status = NO_SOLUTION
+        self.status, self.goal, self.seq = status, goal, seq
+        self.expanded, self.generated, self.duplicates, self.reopened = expanded, generated, duplicates, reopened
+        self.frontier, self.max_frontier = frontier, max_frontier
+        return status is not None
+
+    def path(self) -> tuple[list, list, Any]:
+        """``(actions, states, cost)`` from a root to the goal found."""
+        if self.parents is not None:
+            return path_from_parents(self.problem, self.parents, self.goal)
+        return path_from_costs(self.problem, self.g_of, self.start, self.goal)
+
+    def result(self) -> Result:
+        """The search's `Result` so far (``limit`` while it is not over)."""
+        status = self.status or LIMIT
+        return self.run.result(status, self.path() if status == SOLVED else None, expanded=self.expanded,
+                               generated=self.generated, duplicates=self.duplicates, reopened=self.reopened,
+                               max_frontier=self.max_frontier, stored=len(self.g_of))
+
+
+def best_first(problem: Any, *, g_weight: float = 1, h_weight: float = 1, reopen: bool = True,
+               name: str = "best-first", limits: Limits | None = None, observer: Observer | None = None,
+               **options: Any) -> Result:
+    """Search ``problem`` best-first on ``g_weight * g + h_weight * h`` to the end.
+
+    ``reopen=False`` keeps the first path found to each state (greedy search); otherwise a
+    cheaper path re-inserts the state.  ``options`` are `BestFirstSearch`'s others.
+    """
+    search = BestFirstSearch(problem, g_weight=g_weight, h_weight=h_weight, reopen=reopen, name=name, limits=limits,
+                             observer=observer, **options)
+    search.step()
+    return search.result()
 
 
 def _tidy(weight: float) -> float:

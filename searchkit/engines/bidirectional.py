@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..limits import NO_LIMITS, Limits
+from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward
-from ..result import LIMIT, NO_SOLUTION, SOLVED, Result, Stats
+from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
 from .paths import path_from_links
+from .run import Run
 
 INF = float("inf")
 
@@ -25,19 +26,19 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
     """Meet-in-the-middle breadth-first search; needs ``goal_states`` and ``predecessors``."""
     if not can_search_backward(problem):
         raise ValueError("bidirectional-bfs needs a problem with goal_states() and predecessors()")
-    guard = (limits or NO_LIMITS).guard()
+    run = Run("bidirectional-bfs", limits, observer)
     start = problem.initial_state()
-    # side maps: state -> (link, depth); link = (neighbour towards the root, action, cost)
-    fwd: dict = {start: (None, 0)}
-    bwd: dict = {g: (None, 0) for g in problem.goal_states()}
+    # side maps: state -> (link, depth, path cost from the side's root);
+    # link = (neighbour towards the root, action, cost)
+    fwd: dict = {start: (None, 0, 0)}
+    bwd: dict = {g: (None, 0, 0) for g in problem.goal_states()}
     ffront, bfront = [start], list(bwd)
     df = db = 0
     best, meet = INF, None
     if start in bwd:
         best, meet = 0, start
     expanded = generated = duplicates = max_frontier = 0
-    next_check = guard.next_check(0)
-    status, reason = NO_SOLUTION, None
+    status = NO_SOLUTION
 
     while ffront and bfront and best > df + db + 1:
         forward = len(ffront) <= len(bfront)
@@ -46,32 +47,28 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
         depth = (df if forward else db) + 1
         layer = []
         for state in front:
-            if expanded >= next_check:
-                reason = guard.check(expanded, len(fwd) + len(bwd))
-                if observer is not None:
-                    observer.progress(expanded, generated, None)
-                if reason is not None:
-                    break
-                next_check = guard.next_check(expanded)
+            if expanded >= run.next_check and run.limit_reached(expanded, generated, len(fwd) + len(bwd)):
+                status = LIMIT
+                break
             expanded += 1
+            g = mine[state][2]
             if observer is not None:
-                observer.expand(state, depth - 1, None)
+                observer.expand(state, g, None)
             for action, nxt, cost in step(state):
                 generated += 1
                 if nxt in mine:
                     duplicates += 1
                     if observer is not None:
-                        observer.generate(state, action, nxt, depth, None, "duplicate")
+                        observer.generate(state, action, nxt, g + cost, None, "duplicate")
                     continue
-                mine[nxt] = ((state, action, cost), depth)
+                mine[nxt] = ((state, action, cost), depth, g + cost)
                 layer.append(nxt)
                 if observer is not None:
-                    observer.generate(state, action, nxt, depth, None, "new")
+                    observer.generate(state, action, nxt, g + cost, None, "new")
                 seen = other.get(nxt)
                 if seen is not None and depth + seen[1] < best:
                     best, meet = depth + seen[1], nxt
-        if reason is not None:
-            status = LIMIT
+        if status == LIMIT:
             break
         if forward:
             ffront, df = layer, depth
@@ -79,19 +76,9 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
             bfront, db = layer, depth
         max_frontier = max(max_frontier, len(ffront) + len(bfront))
 
-    stats = Stats(
-        expanded=expanded,
-        generated=generated,
-        duplicates=duplicates,
-        max_frontier=max_frontier,
-        stored=len(fwd) + len(bwd),
-        elapsed_s=guard.elapsed(),
-        peak_rss_bytes=guard.peak_rss,
-        limit_reason=reason,
-    )
-    if meet is None or status == LIMIT:
-        return Result(status, stats=stats, engine="bidirectional-bfs")
-    actions, states, cost = path_from_links(
-        {s: v[0] for s, v in fwd.items()}, {s: v[0] for s, v in bwd.items()}, meet
-    )
-    return Result(SOLVED, actions, states, cost, stats, "bidirectional-bfs")
+    path = None
+    if meet is not None and status != LIMIT:
+        status = SOLVED
+        path = path_from_links({s: v[0] for s, v in fwd.items()}, {s: v[0] for s, v in bwd.items()}, meet)
+    return run.result(status, path, expanded=expanded, generated=generated, duplicates=duplicates,
+                      max_frontier=max_frontier, stored=len(fwd) + len(bwd))

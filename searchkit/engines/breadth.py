@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from ..limits import NO_LIMITS, Limits
+from ..limits import Limits
 from ..observer import Observer
-from ..result import LIMIT, NO_SOLUTION, SOLVED, Result, Stats
+from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
 from .paths import path_from_parents
+from .run import Run
 
 
 def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
     """Breadth-first search; optimal when every step costs the same."""
-    guard = (limits or NO_LIMITS).guard()
+    run = Run("bfs", limits, observer)
     is_goal = problem.is_goal
     successors = problem.successors
     start = problem.initial_state()
@@ -21,20 +22,14 @@ def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None
     queue = deque((start,))
     path_g: dict = {}  # path cost of each state, kept only for an observer
     expanded = generated = duplicates = max_frontier = 0
-    next_check = guard.next_check(0)
-    status, goal, reason = NO_SOLUTION, None, None
+    status, goal = NO_SOLUTION, None
     if is_goal(start):
         status, goal = SOLVED, start
         queue.clear()
     while queue:
-        if expanded >= next_check:
-            reason = guard.check(expanded, len(parents))
-            if observer is not None:
-                observer.progress(expanded, generated, None)
-            if reason is not None:
-                status = LIMIT
-                break
-            next_check = guard.next_check(expanded)
+        if expanded >= run.next_check and run.limit_reached(expanded, generated, len(parents)):
+            status = LIMIT
+            break
         if len(queue) > max_frontier:
             max_frontier = len(queue)
         state = queue.popleft()
@@ -59,17 +54,6 @@ def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None
             queue.append(child)
         if goal is not None:
             break
-    stats = Stats(
-        expanded=expanded,
-        generated=generated,
-        duplicates=duplicates,
-        max_frontier=max(max_frontier, len(queue)),
-        stored=len(parents),
-        elapsed_s=guard.elapsed(),
-        peak_rss_bytes=guard.peak_rss,
-        limit_reason=reason,
-    )
-    if status != SOLVED:
-        return Result(status, stats=stats, engine="bfs")
-    actions, states, cost = path_from_parents(problem, parents, goal)
-    return Result(SOLVED, actions, states, cost, stats, "bfs")
+    path = path_from_parents(problem, parents, goal) if status == SOLVED else None
+    return run.result(status, path, expanded=expanded, generated=generated, duplicates=duplicates,
+                      max_frontier=max(max_frontier, len(queue)), stored=len(parents))

@@ -14,22 +14,56 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..limits import NO_LIMITS, Limits
+from ..limits import Limits
 from ..observer import Observer
 from ..problem import heuristic_of, successors_with_h
-from ..result import LIMIT, NO_SOLUTION, SOLVED, Result, Stats
+from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
 from .paths import step_between
+from .run import Run
 
 INF = float("inf")
+
+
+class _PathCosts(Observer):
+    """What a step-counting search (DFS, IDDFS) reports, with path costs for its ``g``.
+
+    Those engines count every step as 1 so that their bound is a depth; an observer is
+    promised path costs, so this wrapper (used only when someone listens) looks up each
+    step's real cost, keeping one path cost per depth of the current path.
+    """
+
+    def __init__(self, observer: Observer, problem: Any):
+        self.inner, self.problem = observer, problem
+        self.levels: list[tuple[float, dict]] = []  # per depth: (path cost, {(action, child): step cost})
+        self.child_g = 0.0
+
+    def expand(self, state, g, h):
+        depth = int(g)  # the step count is the depth
+        del self.levels[depth:]
+        cost = self.child_g if depth else 0
+        self.levels.append((cost, {(a, s): c for a, s, c in self.problem.successors(state)}))
+        self.inner.expand(state, cost, h)
+
+    def generate(self, parent, action, child, g, h, kind):
+        cost, steps = self.levels[int(g) - 1]
+        self.child_g = cost + steps[action, child]
+        self.inner.generate(parent, action, child, self.child_g, h, kind)
+
+    def iteration(self, bound):
+        self.inner.iteration(bound)
+
+    def progress(self, expanded, generated, best_f):
+        self.inner.progress(expanded, generated, best_f)
 
 
 class _Search:
     """Counters and the bounded iteration shared by the depth-first engines."""
 
-    def __init__(self, problem: Any, limits: Limits | None, observer: Observer | None, use_h: bool, unit: bool):
+    def __init__(self, name: str, problem: Any, limits: Limits | None, observer: Observer | None, use_h: bool,
+                 unit: bool):
         self.problem = problem
-        self.guard = (limits or NO_LIMITS).guard()
-        self.observer = observer
+        self.observer = _PathCosts(observer, problem) if unit and observer is not None else observer
+        self.run = Run(name, limits, self.observer)
         plain = problem.successors
         if unit:  # every step counts 1; the real cost is summed over the solution at the end
             self.succ = lambda state, _h: [(a, s, 1, 0) for a, s, _c in plain(state)]
@@ -49,7 +83,7 @@ class _Search:
 
     def iteration(self, bound: float) -> tuple[list | None, float]:
         """One bounded depth-first pass: (solution steps or None, next bound)."""
-        problem, guard, observer, succ, h_known = self.problem, self.guard, self.observer, self.succ, self.h_known
+        problem, run, observer, succ, h_known = self.problem, self.run, self.observer, self.succ, self.h_known
         is_goal = problem.is_goal
         test_every_child = not getattr(problem, "heuristic_admissible", False)
         on_path: set | None = set() if self.path_check else None
@@ -57,7 +91,7 @@ class _Search:
         next_bound = INF
         expanded = self.expanded
         generated = duplicates = 0
-        next_check = guard.next_check(expanded)
+        next_check = run.next_check
         reason = None
         self.iterations += 1
         if observer is not None:
@@ -68,12 +102,10 @@ class _Search:
             if expanded >= next_check:
                 if depth > self.max_depth:  # before the check: a "memory" stop reports this depth
                     self.max_depth = depth
-                reason = guard.check(expanded, depth)
-                if observer is not None:
-                    observer.progress(expanded, generated, bound)
-                if reason is not None:
+                if run.limit_reached(expanded, generated, depth, bound):
+                    reason = run.reason
                     return False
-                next_check = guard.next_check(expanded)
+                next_check = run.next_check
             expanded += 1
             if observer is not None:
                 observer.expand(state, g, h if h_known else None)
@@ -133,46 +165,38 @@ class _Search:
         tail.reverse()
         return tail, next_bound
 
-    def result(self, name: str, status: str, steps: list | None = None) -> Result:
-        stats = Stats(
-            expanded=self.expanded,
-            generated=self.generated,
-            duplicates=self.duplicates,
-            max_frontier=self.max_depth,
-            stored=self.max_depth + 1,
-            iterations=self.iterations,
-            elapsed_s=self.guard.elapsed(),
-            peak_rss_bytes=self.guard.peak_rss,
-            limit_reason=self.reason,
-        )
-        if status != SOLVED:
-            return Result(status, stats=stats, engine=name)
-        steps = steps or []
-        states = [self.problem.initial_state()] + [s for _a, s in steps]
-        actions = [a for a, _s in steps]
-        cost = sum(step_between(self.problem, a, b, act)[1] for a, b, act in zip(states, states[1:], actions))
-        stats.max_frontier = max(stats.max_frontier, len(steps))
-        stats.stored = max(stats.stored, len(steps) + 1)
-        return Result(SOLVED, actions, states, cost, stats, name)
+    def result(self, status: str, steps: list | None = None) -> Result:
+        self.run.reason = self.reason
+        path = None
+        if status == SOLVED:
+            steps = steps or []
+            states = [self.problem.initial_state()] + [s for _a, s in steps]
+            actions = [a for a, _s in steps]
+            cost = sum(step_between(self.problem, a, b, act)[1] for a, b, act in zip(states, states[1:], actions))
+            path = (actions, states, cost)
+        depth = max(self.max_depth, len(steps or ()))
+        return self.run.result(status, path, expanded=self.expanded, generated=self.generated,
+                               duplicates=self.duplicates, iterations=self.iterations, max_frontier=depth,
+                               stored=depth + 1)
 
 
 def _iterate(name: str, problem: Any, limits, observer, use_h: bool, unit: bool, first_bound: float | None = None,
              single: bool = False) -> Result:
-    search = _Search(problem, limits, observer, use_h, unit)
+    search = _Search(name, problem, limits, observer, use_h, unit)
     if problem.is_goal(problem.initial_state()):
-        return search.result(name, SOLVED, [])
+        return search.result(SOLVED, [])
     bound = search.h0 if first_bound is None else first_bound
     while True:
         steps, next_bound = search.iteration(bound)
         if steps is not None:
-            return search.result(name, SOLVED, steps)
+            return search.result(SOLVED, steps)
         if search.reason is not None:
-            return search.result(name, LIMIT)
+            return search.result(LIMIT)
         if next_bound == INF:  # nothing was cut off: the space is exhausted
-            return search.result(name, NO_SOLUTION)
+            return search.result(NO_SOLUTION)
         if single:
             search.reason = "depth"
-            return search.result(name, LIMIT)
+            return search.result(LIMIT)
         bound = next_bound
 
 

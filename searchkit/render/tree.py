@@ -9,7 +9,7 @@ How ``expand`` events find their tree node, for every engine:
 
 * the child generated just before (a depth-first engine visits a child right after
   generating it, and a best-first engine often pops the child it just pushed);
-* otherwise the latest ``new``/``reopened`` node of that state with the same ``g``
+* otherwise the latest ``new``/``improved``/``reopened`` node of that state with the same ``g``
   (best-first and breadth-first: the open entry that was popped; its ``g`` tells a
   state's forward node from its backward node in bidirectional search);
 * otherwise, while there is room, a new root: the start state, or a goal state that
@@ -35,8 +35,9 @@ from typing import Any, Callable
 from ..errors import InputError
 from ..observer import Observer
 
-ROOT, NEW, REOPENED, DUPLICATE, PRUNED = "root", "new", "reopened", "duplicate", "pruned"
-OPEN_KINDS = (ROOT, NEW, REOPENED)  # nodes an engine may expand later
+ROOT, NEW, IMPROVED, REOPENED, DUPLICATE, PRUNED = "root", "new", "improved", "reopened", "duplicate", "pruned"
+OPEN_KINDS = (ROOT, NEW, IMPROVED, REOPENED)
+QUEUED = (NEW, IMPROVED, REOPENED)  # generated and put on the open list  # nodes an engine may expand later
 
 # node statuses in the finished graph
 PATH, EXPANDED, GENERATED = "path", "expanded", "generated"
@@ -52,7 +53,7 @@ class TreeRecorder(Observer):
 
     Graph nodes are ints in generation order (0 = the root) with ``label``, ``g``, ``h``,
     ``f`` (floats), ``depth``, ``order`` (1-based expansion order, 0 = not expanded),
-    ``kind`` (root/new/reopened/duplicate/pruned), ``status`` (one of `STATUSES`),
+    ``kind`` (root/new/improved/reopened/duplicate/pruned), ``status`` (one of `STATUSES`),
     ``on_path``, ``children_cut`` (the cap dropped some of its children) and ``state``
     (the raw state, for drawing; exports leave it out).  Edges carry ``action`` and
     ``on_path``; the graph carries the counts, ``truncated`` and ``dropped``.
@@ -130,9 +131,9 @@ class TreeRecorder(Observer):
             self.dropped += 1
             if pnode >= 0:
                 self._cut.add(pnode)
-            if kind == NEW or kind == REOPENED:
+            if kind in QUEUED:
                 self._live.pop(child, None)
-        if kind == NEW or kind == REOPENED:
+        if kind in QUEUED:
             self._last_child, self._last_node, self._last_depth = child, node, len(stack)
         else:
             self._last_child = None

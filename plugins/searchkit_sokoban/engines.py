@@ -1,0 +1,42 @@
+"""The Sokoban engines: configurations of the core's portfolio and alternation.
+
+``sokoban-portfolio`` (the default) runs greedy nearest-goal forwards alone for 0.5 CPU
+seconds, then in turns with a greedy pull search backwards (`pull.py`, aimed at the
+gateway past a cramped start): forwards alone misses Microban 144, 146 and 153,
+backwards 93; together they miss none.  ``sokoban-alternation`` is one greedy search
+whose open lists, one per guide (matching, nearest-goal, packing), take turns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from searchkit import Limits, Observer, Result, alternation, portfolio
+
+from .heuristics import MATCHING, NEAREST, PACKING
+from .pull import PULL
+
+PORTFOLIO_MEMBERS = f"{NEAREST},backward:{PULL}"
+PORTFOLIO_SHARES = "1,1"
+PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
+ALTERNATION_GUIDES = ",".join((MATCHING, NEAREST, PACKING))  # matching's infinity is a deadlock: it prunes
+
+
+def sokoban_portfolio(problem: Any, *, members: str = PORTFOLIO_MEMBERS, shares: str = PORTFOLIO_SHARES,
+                      solo: float = PORTFOLIO_SOLO, limits: Limits | None = None,
+                      observer: Observer | None = None) -> Result:
+    """The core portfolio with the Sokoban default members."""
+    return portfolio(problem, members=members, shares=shares, solo=solo, limits=limits, observer=observer)
+
+
+def sokoban_alternation(problem: Any, *, guides: str = ALTERNATION_GUIDES, limits: Limits | None = None,
+                        observer: Observer | None = None) -> Result:
+    """The core alternation over Sokoban guides."""
+    return alternation(problem, heuristics=guides, limits=limits, observer=observer)
+
+
+def warm_up() -> None:
+    """Import SciPy's assignment solver (~0.8 s) before timing, for searches on matching."""
+    import importlib
+
+    importlib.import_module("scipy.optimize")

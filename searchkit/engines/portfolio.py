@@ -1,0 +1,172 @@
+"""Portfolio: several whole searches sharing the time, the first answer wins.
+
+Searches fail on different instances (greedy forwards on Sokoban levels whose goals must
+be filled in order, the same search backwards elsewhere), so running them side by side
+solves what each alone does not, at a bounded cost.  Each member keeps its own open and
+closed lists (sharing one lets each spoil the other's order; for one shared closed list
+see `alternation`):
+
+* the first member runs alone for ``solo`` CPU seconds (CPU time, so a busy machine gives
+  it the same work), so instances it solves at once never pay for the others;
+* then every member is stepped in turn, the one furthest behind its share of the time
+  first (``shares``, one positive number per member; time, not expansions, because nodes
+  of different searches cost different amounts).
+
+A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare heuristic
+name means greedy on it) or ``backward[:VARIANT]`` (greedy from the goal states over
+``predecessors``, on the problem or its variant of that name).  A problem's ``variant``
+may answer None for a member it cannot run (that member is left out).  Limits count the
+work and the states of all members; an observer sees every event of the first member and
+the progress of all.  The answer of a search that ran out of states is a proof of
+unsolvability only when that member's problem prunes no solution.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter, process_time
+from typing import Any, Callable
+
+from ..errors import InputError
+from ..limits import Limits
+from ..observer import Observer
+from ..problem import can_search_backward, heuristic_of, preserves_solutions
+from ..result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
+from .backward import backward_search, forward_path
+from .bestfirst import BestFirstSearch
+from .run import Run
+
+ORDERS = ("greedy", "astar", "dijkstra")
+BACKWARD = "backward"
+BATCH = 32  # expansions per turn: fewer switches between the searches
+
+
+class Member:
+    """One search of a portfolio, with the time it has used."""
+
+    def __init__(self, search: BestFirstSearch, path: Callable[[BestFirstSearch], tuple], share: float):
+        self.search, self.path_of, self.share = search, path, share
+        self.spent = 0.0
+
+    def proves_unsolvable(self) -> bool:
+        return self.search.status == NO_SOLUTION and preserves_solutions(self.search.problem)
+
+
+def parse_members(spec: str) -> list[tuple[str, str, str]]:
+    """``(direction, order, name)`` for each comma-separated member."""
+    out = []
+    for item in (s.strip() for s in str(spec).split(",")):
+        if not item:
+            continue
+        head, _, rest = item.partition(":")
+        if head == BACKWARD:
+            out.append((BACKWARD, "greedy", rest))
+        elif head in ORDERS:
+            out.append(("forward", head, rest))
+        elif not rest:
+            out.append(("forward", "greedy", head))
+        else:
+            raise InputError(f"unknown search {item!r} (ORDER[:HEURISTIC] with ORDER one of {', '.join(ORDERS)},"
+                             f" a heuristic name, or {BACKWARD}[:VARIANT])")
+    if not out:
+        raise InputError("a portfolio needs searches: -P members=SEARCH,SEARCH")
+    return out
+
+
+def parse_shares(shares: str, count: int) -> list[float]:
+    if not str(shares).strip():
+        return [1.0] * count
+    try:
+        weights = [float(s) for s in str(shares).split(",")]
+    except ValueError:
+        weights = []
+    if len(weights) != count or not all(w > 0 and w != float("inf") for w in weights):
+        raise InputError(f"shares must be {count} positive number{'s' if count > 1 else ''}, one per search"
+                         f" (got {shares!r})")
+    return weights
+
+
+def check_portfolio(params: dict[str, Any]) -> None:
+    """The members and shares make sense together (`InputError` otherwise)."""
+    parse_shares(params.get("shares", ""), len(parse_members(params.get("members", ""))))
+
+
+def _member_problem(problem: Any, name: str) -> Any:
+    if not name:
+        return problem
+    variant = getattr(problem, "variant", None)
+    if not callable(variant):
+        raise InputError(f"portfolio member {name!r} needs a problem offering variant(name); this one does not")
+    return variant(name)
+
+
+def make_member(problem: Any, member: tuple[str, str, str], share: float, observer: Observer | None = None):
+    """The member's search, or None when its problem cannot run it."""
+    direction, order, name = member
+    p = _member_problem(problem, name)
+    if p is None:
+        return None
+    if direction == BACKWARD:
+        if not can_search_backward(p):
+            raise InputError("a backward member needs goal_states() and predecessors(), which this problem lacks")
+        return Member(backward_search(p, order="greedy", name=BACKWARD, observer=observer), forward_path, share)
+    if order != "dijkstra" and heuristic_of(p) is None:
+        raise InputError(f"portfolio member {order}{':' + name if name else ''} needs a heuristic")
+    weights = {"greedy": {"g_weight": 0, "reopen": False, "goal_on_generation": True},
+               "astar": {}, "dijkstra": {"h_weight": 0}}[order]
+    return Member(BestFirstSearch(p, name=order, observer=observer, **weights), BestFirstSearch.path, share)
+
+
+def portfolio(problem: Any, *, members: str = "", shares: str = "", solo: float = 0.0,
+              limits: Limits | None = None, observer: Observer | None = None) -> Result:
+    """The searches in ``members`` (comma list), the first alone for ``solo`` s, then by ``shares``."""
+    specs = parse_members(members)
+    weights = parse_shares(shares, len(specs))
+    if not solo >= 0:
+        raise InputError(f"solo must be a number of seconds >= 0 (got {solo!r})")
+    run = Run("portfolio", limits, observer)
+    began_all = process_time()
+    first = make_member(problem, specs[0], weights[0], observer)
+    if first is None:
+        raise InputError(f"the first search of the portfolio cannot run on this problem ({members})")
+    crew = [first]  # every member made so far
+    live = [first]  # those still searching
+    waiting = list(zip(specs[1:], weights[1:]))
+    status, winner = None, None
+    expanded = generated = stored = max_frontier = 0
+    while status is None:
+        if waiting and (process_time() - began_all >= solo or not live):
+            for spec, share in waiting:
+                began = perf_counter()
+                m = make_member(problem, spec, share)
+                if m is None:
+                    continue
+                # joins level with its share, not behind (its set-up counts as its time)
+                m.spent = first.spent * share / first.share + perf_counter() - began
+                crew.append(m)
+                live.append(m)
+            waiting = []
+        if not live:  # every search ran out, none of them a proof
+            status = LIMIT
+            run.reason = INCOMPLETE
+            break
+        m = min(live, key=lambda x: x.spent / x.share)  # the one most behind its share
+        began = perf_counter()
+        m.search.step(BATCH)
+        m.spent += perf_counter() - began
+        if m.search.status == SOLVED:
+            status, winner = SOLVED, m
+        elif m.search.done:
+            if m.proves_unsolvable():
+                status = NO_SOLUTION
+            else:
+                live.remove(m)
+        expanded = sum(x.search.expanded for x in crew)
+        generated = sum(x.search.generated for x in crew)
+        stored = sum(len(x.search.g_of) for x in crew)
+        max_frontier = max(max_frontier, sum(x.search.frontier for x in crew))
+        if status is None and expanded >= run.next_check and run.limit_reached(expanded, generated, stored):
+            status = LIMIT
+    path = winner.path_of(winner.search) if winner is not None else None
+    return run.result(status, path, expanded=expanded, generated=generated,
+                      duplicates=sum(x.search.duplicates for x in crew),
+                      reopened=sum(x.search.reopened for x in crew), max_frontier=max_frontier, stored=stored)

@@ -1,0 +1,82 @@
+"""The Sokoban engines: the core's portfolio (the default) and alternation, configured."""
+
+from __future__ import annotations
+
+import pytest
+
+from searchkit import InputError, Limits, greedy, make_problem, portfolio
+from searchkit.solving import execute, prepare
+from searchkit_sokoban.engines import sokoban_alternation, sokoban_portfolio
+from searchkit_sokoban.levels import parse_level
+
+
+def problem(level: str, heuristic: str = "nearest-goal", **options):
+    return make_problem("sokoban", heuristic, level_file=level, **options)
+
+
+@pytest.mark.parametrize("member", ["nearest-goal", "matching", "greedy:matching"])
+def test_one_member_is_plain_greedy(member):
+    """Alone, a member's search expands what the core greedy engine expands."""
+    mine = portfolio(problem("microban:36"), members=member)
+    core = greedy(problem("microban:36", member.rpartition(":")[2]))
+    assert mine.solved and core.solved
+    assert (mine.stats.expanded, mine.cost) == (core.stats.expanded, core.cost)
+
+
+def test_an_astar_member_finds_the_short_solution_greedy_misses():
+    """Level 146 has a 14-push solution that greedy search loses among misleading deep states."""
+    result = portfolio(problem("microban:146"), members="astar:matching", limits=Limits(timeout_s=20))
+    assert result.solved and result.cost == 14
+
+
+@pytest.mark.parametrize("n", [1, 5, 36, 77, 146])
+def test_the_default_solves_and_execute_replays(n):
+    job = prepare("sokoban", {"level_file": f"microban:{n}"})
+    assert job.engine.name == "sokoban-portfolio" and job.heuristic.name == "nearest-goal"
+    result = execute(job, Limits(timeout_s=20))  # execute replays the LURD on the level text
+    assert result.solved and result.engine == "sokoban-portfolio"
+
+
+def test_the_others_join_after_the_solo_start():
+    alone = greedy(problem("microban:36"))
+    assert sokoban_portfolio(problem("microban:36")).stats.expanded == alone.stats.expanded  # solved alone
+    both = portfolio(problem("microban:36"), members="nearest-goal,matching", shares="1,1", solo=0)
+    assert both.solved and both.stats.stored > alone.stats.stored  # the other stored states too
+
+
+@pytest.mark.parametrize("text", ["#####\n#$ .#\n#@  #\n#####", "#######\n#. $ @#\n# $   #\n#  #. #\n#######"])
+def test_unsolvable_levels_end_without_a_solution(text, tmp_path):
+    (tmp_path / "x.txt").write_text(text + "\n")
+    parse_level(text)
+    assert sokoban_portfolio(problem(str(tmp_path / "x.txt")), limits=Limits(timeout_s=10)).status == "no-solution"
+
+
+def test_limits_and_bad_parameters():
+    result = sokoban_portfolio(problem("microban:144"), limits=Limits(max_expanded=3000))
+    assert result.status == "limit" and result.stats.expanded <= 3000 + 64
+    p = problem("microban:1")
+    for bad in ({"shares": "2"}, {"members": "dfs:matching"}, {"members": "nearest-goal", "shares": "0"},
+                {"solo": -1}, {"members": "bogus"}):
+        with pytest.raises(InputError):
+            sokoban_portfolio(p, **bad)
+    with pytest.raises(InputError, match="unknown heuristic 'bogus'"):
+        sokoban_alternation(p, guides="nearest-goal,bogus")
+
+
+def test_moves_mode_leaves_the_pull_search_out():
+    p = problem("microban:3", optimize="moves")
+    assert portfolio(p, members="nearest-goal,backward:pull", solo=0).solved
+    with pytest.raises(InputError):
+        portfolio(p, members="backward:pull")
+    job = prepare("sokoban", {"level_file": "microban:3", "optimize": "moves"})
+    assert execute(job, Limits(timeout_s=20)).solved
+
+
+def test_alternation_solves_honours_limits_and_replays():
+    job = prepare("sokoban", {"level_file": "microban:6"}, "sokoban-alternation")
+    result = execute(job, Limits(timeout_s=20))
+    assert result.solved and result.engine == "sokoban-alternation"
+    job = prepare("sokoban", {"level_file": "microban:93"}, "sokoban-alternation",
+                  params={"guides": "nearest-goal,packing"})
+    stopped = execute(job, Limits(max_expanded=300))
+    assert stopped.status == "limit" and stopped.stats.expanded <= 300 and stopped.stats.limit_reason == "nodes"
