@@ -18,11 +18,15 @@ from hypothesis import strategies as st
 
 import searchkit
 from searchkit import LIMIT, NO_SOLUTION, SOLVED, GraphProblem, InputError, Limits, replay, solve
-from searchkit.engines import BUILTIN_ENGINES
+from searchkit.plugins import engines
+from registry import GENERIC_ENGINES, PARAMS, missing_examples, run, usable
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-COST_OPTIMAL = [name for name, info in BUILTIN_ENGINES.items() if info.optimal == "cost"]
-STEP_OPTIMAL = [name for name, info in BUILTIN_ENGINES.items() if info.optimal == "steps"]
+# what the registry promises, with each engine's example parameters: the oracle holds every
+# registered engine to its own label
+COST_OPTIMAL = [n for n in GENERIC_ENGINES if engines()[n].guarantee(PARAMS[n]) == "optimal"]
+STEP_OPTIMAL = [n for n in GENERIC_ENGINES if engines()[n].guarantee(PARAMS[n]) == "optimal (fewest steps)"]
+COMPLETE = [n for n in GENERIC_ENGINES if engines()[n].complete]
 BIG = 10**6  # h of states that cannot reach a goal (or infinity): any value is admissible there
 
 
@@ -193,7 +197,7 @@ def test_cost_optimal_engines_match_networkx(drawn):
         # consistent (and exact arithmetic): a state is settled when first expanded
         assert max(expanded.times.values(), default=0) <= 1
     for engine in COST_OPTIMAL:
-        assert_optimal(case, problem, solve(problem, engine), optimum)
+        assert_optimal(case, problem, run(problem, engine), optimum)
     forward = case.forward_problem(h)
     assert_optimal(case, forward, searchkit.astar(forward), optimum)
 
@@ -224,7 +228,7 @@ def test_a_float_cost_and_a_zero_cost_cycle_end(engine):
 def test_path_rebuild_backs_out_of_a_zero_cost_cycle(engine):
     """``q`` fits as s's predecessor (g 1 + 0 <= 1) but leads nowhere but back to ``s``."""
     problem = GraphProblem({"q": [("s", 0)], "S": [("s", 1)], "s": [("q", 0), ("G", 1)]}, "S", ["G"])
-    result = solve(problem, engine)
+    result = run(problem, engine)
     assert (result.states, result.actions, result.cost) == (["S", "s", "G"], ["s", "G"], 2)
 
 
@@ -251,7 +255,7 @@ def test_unit_cost_engines_match_networkx(case):
     optimum = case.optimum()
     for engine in COST_OPTIMAL + STEP_OPTIMAL:
         problem = case.problem()
-        assert_optimal(case, problem, solve(problem, engine), optimum)
+        assert_optimal(case, problem, run(problem, engine), optimum)
 
 
 @SETTINGS
@@ -261,7 +265,7 @@ def test_step_optimal_engines_find_fewest_steps_on_weighted_graphs(case):
     steps = case.optimum(weight=None)
     for engine in STEP_OPTIMAL:
         problem = case.problem()
-        assert_optimal(case, problem, solve(problem, engine), steps, steps=True)
+        assert_optimal(case, problem, run(problem, engine), steps, steps=True)
 
 
 # -- complete but not optimal ---------------------------------------------------------------
@@ -269,15 +273,17 @@ def test_step_optimal_engines_find_fewest_steps_on_weighted_graphs(case):
 
 @SETTINGS
 @given(st.sampled_from(["int", "float"]).flatmap(cases_with_h))
-def test_greedy_finds_a_valid_path_iff_one_exists(drawn):
+def test_complete_engines_find_a_valid_path_iff_one_exists(drawn):
+    """Every registered engine that calls itself complete, greedy and the composites included."""
     case, _kind, h = drawn
     reachable = case.optimum() is not None
     for problem in (case.problem(h), case.problem(), case.forward_problem(h)):
-        result = searchkit.greedy(problem)
-        if reachable:
-            check_solution(case, problem, result)
-        else:
-            assert result.status == NO_SOLUTION
+        for engine in filter(lambda e: usable(e, problem), COMPLETE):
+            result = run(problem, engine)
+            if reachable:
+                check_solution(case, problem, result)
+            else:
+                assert result.status == NO_SOLUTION, engine
 
 
 def has_simple_path_longer_than(case: Case, depth: int) -> bool:
@@ -325,13 +331,19 @@ def test_dfs_with_a_deep_limit_is_complete(case):
 
 # -- edge cases named in the issue -----------------------------------------------------------
 
-ENGINES = ["bfs", "dfs", "iddfs", "bidirectional-bfs", "dijkstra", "astar", "greedy", "idastar"]
+ENGINES = GENERIC_ENGINES
+
+
+def test_every_required_parameter_has_an_example():
+    """A registered engine with a required parameter is tested only once it has an example."""
+    assert missing_examples() == []
+    assert {"alternation", "portfolio", "backward", "astar"} <= set(GENERIC_ENGINES)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_start_is_a_goal(engine):
     problem = GraphProblem({"s": [("s", 1), ("a", 1)], "a": [("s", 1)]}, "s", {"s", "a"}, h={"a": 1})
-    result = solve(problem, engine)
+    result = run(problem, engine)
     assert (result.status, result.actions, result.states, result.cost) == (SOLVED, [], ["s"], 0)
     assert replay(problem, result) == 0
 
@@ -346,7 +358,7 @@ def test_self_loops_parallel_edges_and_several_goals(engine):
         "b": [("g2", 9)],
     }
     problem = GraphProblem(edges, "s", ["g1", "g2"], h={"s": 3, "a": 1})
-    result = solve(problem, engine)
+    result = run(problem, engine)
     assert result.states == ["s", "a", "g1"]
     assert result.actions == ["a", "g1"]
     assert result.cost == 3
@@ -355,8 +367,10 @@ def test_self_loops_parallel_edges_and_several_goals(engine):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_unreachable_goal_is_no_solution(engine):
-    problem = GraphProblem({"s": [("a", 1), ("s", 1)], "a": [("s", 2), ("b", 1)], "g": [("s", 1)]}, "s", ["g"])
-    result = solve(problem, engine)
+    """Three states on each side of the gap, so forward and backward searches both work."""
+    edges = {"s": [("a", 1), ("s", 1)], "a": [("s", 2), ("b", 1)], "g": [("s", 1)], "d": [("c", 1)], "c": [("g", 1)]}
+    problem = GraphProblem(edges, "s", ["g"])
+    result = run(problem, engine)
     assert result.status == NO_SOLUTION
     assert result.stats.expanded >= 3
     assert result.stats.limit_reason is None
@@ -417,7 +431,7 @@ def test_bidirectional_needs_a_backward_problem():
 @pytest.mark.parametrize("engine", ENGINES)
 def test_results_name_their_engine_and_time(engine):
     problem = GraphProblem({"s": [("g", 1)]}, "s", ["g"])
-    result = solve(problem, engine)
+    result = run(problem, engine)
     assert result.engine == engine
     assert result.stats.elapsed_s > 0
     assert (len(result), result.solved) == (1, True)
@@ -427,7 +441,7 @@ def test_the_registry_promises_what_the_engines_keep():
     """The guarantees printed to users; the oracle tests above hold the engines to them."""
     assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar", "backward"}
     assert set(STEP_OPTIMAL) == {"bfs", "bidirectional-bfs", "iddfs"}
-    info = BUILTIN_ENGINES
+    info = engines()
     assert info["astar"].guarantee() == "optimal"
     assert info["astar"].guarantee({"weight": 2}) == "suboptimal (weight 2)"
     assert info["idastar"].guarantee(admissible=False) == "suboptimal (inadmissible heuristic)"

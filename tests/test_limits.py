@@ -11,10 +11,11 @@ import time
 
 import pytest
 
-from searchkit import LIMIT, SOLVED, GraphProblem, Limits, solve
+from searchkit import LIMIT, SOLVED, GraphProblem, Limits
 from searchkit.limits import CHECK_EVERY
 
-ENGINES = ["bfs", "dfs", "iddfs", "bidirectional-bfs", "dijkstra", "astar", "greedy", "idastar"]
+from registry import GENERIC_ENGINES as ENGINES
+from registry import run
 WATCHDOG_S = 10.0  # far above any expected run: only a search that ignores its limits gets here
 
 
@@ -25,7 +26,7 @@ def run_guarded(problem, engine: str, limits: Limits, **params):
     def target():
         t0 = time.perf_counter()
         try:
-            out["result"] = solve(problem, engine, limits=limits, **params)
+            out["result"] = run(problem, engine, limits=limits, **params)
         except BaseException as e:  # surfaced below, in the test's thread
             out["error"] = e
         out["wall"] = time.perf_counter() - t0
@@ -120,8 +121,8 @@ def test_negative_limits_are_refused(field):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_limits_that_are_not_reached_change_nothing(engine):
     problem = GraphProblem({"s": [("a", 1), ("b", 1)], "a": [("g", 1)], "b": [("a", 1)]}, "s", ["g"])
-    free = solve(problem, engine)
-    limited = solve(problem, engine, limits=Limits(max_expanded=100, timeout_s=60, max_stored=100, max_rss_mb=10**6))
+    free = run(problem, engine)
+    limited = run(problem, engine, limits=Limits(max_expanded=100, timeout_s=60, max_stored=100, max_rss_mb=10**6))
     assert free.status == limited.status == SOLVED
     assert (free.states, free.cost) == (limited.states, limited.cost) == (["s", "a", "g"], 2)
     assert limited.stats.limit_reason is None
@@ -131,7 +132,7 @@ def test_limits_that_are_not_reached_change_nothing(engine):
 def test_node_limit_before_the_goal_is_a_limit_not_no_solution(engine):
     """A chain of 30 states: 5 expansions cannot reach the goal, but it exists."""
     chain = {i: [(i + 1, 1)] for i in range(30)}
-    result = solve(GraphProblem(chain, 0, [30]), engine, limits=Limits(max_expanded=5))
+    result = run(GraphProblem(chain, 0, [30]), engine, limits=Limits(max_expanded=5))
     assert (result.status, result.stats.limit_reason) == (LIMIT, "nodes")
 
 

@@ -121,18 +121,19 @@ class _Search:
                     if observer is not None:
                         observer.generate(state, action, child, g + cost, ch if h_known else None, "duplicate")
                     continue
-                f = g + cost + ch
+                cg = g + cost
+                f = cg + ch
                 if f > bound:
                     if f < next_bound:
                         next_bound = f
                     if observer is not None:
-                        observer.generate(state, action, child, g + cost, ch if h_known else None, "pruned")
+                        observer.generate(state, action, child, cg, ch if h_known else None, "pruned")
                     continue
                 if observer is not None:
-                    observer.generate(state, action, child, g + cost, ch if h_known else None, "new")
+                    observer.generate(state, action, child, cg, ch if h_known else None, "new")
                 # an admissible h is 0 at every goal, so only children with h == 0 need the
                 # goal test; otherwise (h may be positive at a goal) every child gets it
-                if ((ch == 0 or test_every_child) and is_goal(child)) or visit(child, g + cost, ch, state, depth + 1):
+                if ((ch == 0 or test_every_child) and is_goal(child)) or visit(child, cg, ch, state, depth + 1):
                     tail.append((action, child))
                 elif reason is None:
                     continue

@@ -16,8 +16,9 @@ A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare he
 name means greedy on it) or ``backward[:VARIANT]`` (greedy from the goal states over
 ``predecessors``, on the problem or its variant of that name).  A problem's ``variant``
 may answer None for a member it cannot run (that member is left out).  Limits count the
-work and the states of all members; an observer sees every event of the first member and
-the progress of all.  The answer of a search that ran out of states is a proof of
+work and the states of all members; an observer sees every member's expansions and
+generations (a backward member's ``g`` counts from its goal) and the portfolio's progress
+over all of them.  The answer of a search that ran out of states is a proof of
 unsolvability only when that member's problem prunes no solution.
 """
 
@@ -38,6 +39,13 @@ from .run import Run
 ORDERS = ("greedy", "astar", "dijkstra")
 BACKWARD = "backward"
 BATCH = 32  # expansions per turn: fewer switches between the searches
+
+
+class _EventsOnly(Observer):
+    """A member's events without its own progress reports (the portfolio reports the sum)."""
+
+    def __init__(self, inner: Observer):
+        self.expand, self.generate, self.iteration = inner.expand, inner.generate, inner.iteration
 
 
 class Member:
@@ -125,7 +133,8 @@ def portfolio(problem: Any, *, members: str = "", shares: str = "", solo: float 
         raise InputError(f"solo must be a number of seconds >= 0 (got {solo!r})")
     run = Run("portfolio", limits, observer)
     began_all = process_time()
-    first = make_member(problem, specs[0], weights[0], observer)
+    events = _EventsOnly(observer) if observer is not None else None
+    first = make_member(problem, specs[0], weights[0], events)
     if first is None:
         raise InputError(f"the first search of the portfolio cannot run on this problem ({members})")
     crew = [first]  # every member made so far
@@ -137,7 +146,7 @@ def portfolio(problem: Any, *, members: str = "", shares: str = "", solo: float 
         if waiting and (process_time() - began_all >= solo or not live):
             for spec, share in waiting:
                 began = perf_counter()
-                m = make_member(problem, spec, share)
+                m = make_member(problem, spec, share, events)
                 if m is None:
                     continue
                 # joins level with its share, not behind (its set-up counts as its time)
@@ -149,9 +158,12 @@ def portfolio(problem: Any, *, members: str = "", shares: str = "", solo: float 
             status = LIMIT
             run.reason = INCOMPLETE
             break
+        if expanded >= run.next_check and run.limit_reached(expanded, generated, stored):
+            status = LIMIT
+            break
         m = min(live, key=lambda x: x.spent / x.share)  # the one most behind its share
         began = perf_counter()
-        m.search.step(BATCH)
+        m.search.step(min(BATCH, run.next_check - expanded))  # never past the next limit check
         m.spent += perf_counter() - began
         if m.search.status == SOLVED:
             status, winner = SOLVED, m
@@ -164,8 +176,6 @@ def portfolio(problem: Any, *, members: str = "", shares: str = "", solo: float 
         generated = sum(x.search.generated for x in crew)
         stored = sum(len(x.search.g_of) for x in crew)
         max_frontier = max(max_frontier, sum(x.search.frontier for x in crew))
-        if status is None and expanded >= run.next_check and run.limit_reached(expanded, generated, stored):
-            status = LIMIT
     path = winner.path_of(winner.search) if winner is not None else None
     return run.result(status, path, expanded=expanded, generated=generated,
                       duplicates=sum(x.search.duplicates for x in crew),
