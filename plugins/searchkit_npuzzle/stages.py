@@ -18,11 +18,9 @@ of the steps' abstract nodes: they are not states of the problem.
 
 from __future__ import annotations
 
-import dataclasses
-import time
 from typing import Any
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Observer, Result, Stats, best_first
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Observer, Result, Run, best_first
 
 FINAL = 3  # a region at most this wide and high is solved in one optimal step
 
@@ -104,8 +102,7 @@ def npuzzle_stages(problem: Any, *, limits: Limits | None = None, observer: Obse
                    weight: float = 3) -> Result:
     """Solve ``problem`` line by line (see the module docstring); ``weight`` is each step's
     weighted-A* weight (the final region is always solved with weight 1)."""
-    limits = limits or Limits()
-    started = time.perf_counter()
+    run = Run("npuzzle-stages", limits, observer)
     width, height, n = problem.width, problem.height, problem.n
     board = list(problem.start)
     goal_pos = problem.goal_pos
@@ -113,34 +110,22 @@ def npuzzle_stages(problem: Any, *, limits: Limits | None = None, observer: Obse
     region = [0, height, 0, width]
     step_of = {"U": -width, "D": width, "L": -1, "R": 1}
     actions: list[str] = []
-    totals = Stats()
-    status, reason = SOLVED, None
+    status = SOLVED
 
     def run_step(tiles: list[int], cells: list[int], frozen: list[int], w: float) -> bool:
         """Bring ``tiles`` to ``cells`` inside the region, not moving the tiles on ``frozen``."""
-        nonlocal status, reason
+        nonlocal status
         top, bottom, left, right = region
         free = [top <= p // width < bottom and left <= p % width < right for p in range(n)]
         for p in frozen:
             free[p] = False
         pos = {t: p for p, t in enumerate(board)}
         step = _Step(width, free, cells, tuple(pos[t] for t in tiles) + (pos[0],))
-        elapsed = time.perf_counter() - started
-        remaining = dataclasses.replace(
-            limits,
-            timeout_s=None if limits.timeout_s is None else max(limits.timeout_s - elapsed, 1e-3),
-            max_expanded=None if limits.max_expanded is None else max(limits.max_expanded - totals.expanded, 1))
-        result = best_first(step, h_weight=w, name="npuzzle-stages", limits=remaining)
-        s = result.stats
-        totals.expanded += s.expanded
-        totals.generated += s.generated
-        totals.duplicates += s.duplicates
-        totals.reopened += s.reopened
-        totals.max_frontier = max(totals.max_frontier, s.max_frontier)
-        totals.stored = max(totals.stored, s.stored)
-        totals.iterations += 1
+        result = best_first(step, h_weight=w, name="npuzzle-stages", limits=run.rest())
+        run.absorb(result.stats)
+        run.iterations += 1  # one per step
         if result.status != SOLVED:
-            status, reason = result.status, s.limit_reason
+            status = result.status
             return False
         blank = pos[0]
         for action in result.actions:  # replay on the real board
@@ -172,13 +157,11 @@ def npuzzle_stages(problem: Any, *, limits: Limits | None = None, observer: Obse
                 break
         region[:] = rest
 
-    totals.elapsed_s = time.perf_counter() - started
-    totals.limit_reason = reason
     if status != SOLVED:
-        return Result(status if status == LIMIT else NO_SOLUTION, stats=totals, engine="npuzzle-stages")
+        return run.result(status if status == LIMIT else NO_SOLUTION)
     states = [problem.encode(tuple(problem.start))]
     state = states[0]
     for action in actions:
         state = next(s for a, s, _c in problem.successors(state) if a == action)
         states.append(state)
-    return Result(SOLVED, actions, states, len(actions), totals, "npuzzle-stages")
+    return run.result(SOLVED, (actions, states, len(actions)))

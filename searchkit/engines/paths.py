@@ -75,21 +75,21 @@ def path_from_links(start_side: dict, goal_side: dict, meet: Any) -> tuple[list,
     ``start_side[s] = (previous, action, cost)`` and ``goal_side[s] = (next, action, cost)``,
     ``None`` at the roots.
     """
-    states, actions, cost = [meet], [], 0
-    link = start_side[meet]
+    back_states, back_actions, back_cost = _follow(start_side, meet)
+    on_states, on_actions, on_cost = _follow(goal_side, meet)
+    back_states.reverse()
+    back_actions.reverse()
+    return back_actions + on_actions, [*back_states, meet, *on_states], back_cost + on_cost
+
+
+def _follow(links: dict, state: Any) -> tuple[list, list, float]:
+    """The states, actions and cost met following ``links`` from ``state`` to a root."""
+    states, actions, cost = [], [], 0
+    link = links[state]
     while link is not None:
-        prev, action, c = link
-        states.append(prev)
+        state, action, c = link
+        states.append(state)
         actions.append(action)
         cost += c
-        link = start_side[prev]
-    states.reverse()
-    actions.reverse()
-    link = goal_side[meet]
-    while link is not None:
-        nxt, action, c = link
-        states.append(nxt)
-        actions.append(action)
-        cost += c
-        link = goal_side[nxt]
-    return actions, states, cost
+        link = links[state]
+    return states, actions, cost

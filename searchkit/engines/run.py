@@ -5,11 +5,13 @@ node costs time) and compares its expansion count with ``run.next_check``; when 
 reached it calls `Run.limit_reached`, which checks the limits, tells the observer how far
 the search is, and sets the next check.  At the end `Run.result` turns the counters into
 `Stats` and a `Result`.  Composite engines give their members no limits of their own and
-check the sum of their counters through their own `Run`.
+check the sum of their counters through their own `Run`; an engine that runs searches one
+after another gives each `Run.rest` of its limits and adds up what it did with `Run.absorb`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..limits import NO_LIMITS, Limits
@@ -49,6 +51,25 @@ class Run:
         """Store the engine's counters (the names of `COUNTERS`)."""
         for name, value in counters.items():
             setattr(self, name, value)
+
+    def rest(self) -> Limits:
+        """The limits left for a search run next: the time and expansions not yet used
+        (the same interrupt, so Ctrl-C stops it too)."""
+        limits, guard = self.guard.limits, self.guard
+        return dataclasses.replace(
+            limits, timeout_s=None if limits.timeout_s is None else max(0.0, limits.timeout_s - guard.elapsed()),
+            max_expanded=None if limits.max_expanded is None else max(0, limits.max_expanded - self.expanded))
+
+    def absorb(self, stats: Stats) -> None:
+        """Add what a finished sub-search did: its counts summed, its sizes the larger,
+        its limit reason (if any) kept as this run's."""
+        for name in ("expanded", "generated", "duplicates", "reopened", "iterations"):
+            setattr(self, name, getattr(self, name) + getattr(stats, name))
+        self.stored = max(self.stored, stats.stored)
+        self.max_frontier = max(self.max_frontier, stats.max_frontier)
+        self.guard.peak_rss = max(self.guard.peak_rss, stats.peak_rss_bytes)
+        if stats.limit_reason is not None:
+            self.reason = stats.limit_reason
 
     def stats(self) -> Stats:
         return Stats(expanded=self.expanded, generated=self.generated, duplicates=self.duplicates,
