@@ -26,11 +26,10 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
 from fractions import Fraction
 from typing import Any, Callable
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Observer, Result, Stats, astar, idastar
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Observer, Result, Run, astar, idastar
 
 DIRS = "UDLR"  # direction d's opposite is d ^ 1
 SLICE = 1 << 18  # nodes the compiled kernel expands between two limit checks
@@ -194,36 +193,23 @@ def npuzzle_wida(problem: Any, *, weight: float = WIDA_WEIGHT, max_weight: float
     if max_weight is None or max_weight <= weight:
         gw, hw = weight_ratio(weight)
         return _run(problem, limits, observer, gw, hw, "npuzzle-wida")
-    limits = limits or Limits()
-    started = time.monotonic()
-    total = Stats()
+    run = Run("npuzzle-wida", limits, observer)
     budget = ESCALATE_NODES
     w = weight
     while True:
         last = w >= max_weight
-        stage = Limits(max_expanded=limits.max_expanded, timeout_s=limits.timeout_s, max_stored=limits.max_stored,
-                       max_rss_mb=limits.max_rss_mb, interrupt=limits.interrupt)
-        if limits.timeout_s is not None:
-            stage.timeout_s = max(0.0, limits.timeout_s - (time.monotonic() - started))
-        if limits.max_expanded is not None:
-            stage.max_expanded = max(0, limits.max_expanded - total.expanded)
+        stage = run.rest()
         own_budget = not last and (stage.max_expanded is None or budget < stage.max_expanded)
         if own_budget:
             stage.max_expanded = budget
         result = npuzzle_wida(problem, weight=w, limits=stage, observer=observer)
-        s = result.stats
-        total.expanded += s.expanded
-        total.generated += s.generated
-        total.iterations += s.iterations
-        total.peak_rss_bytes = max(total.peak_rss_bytes, s.peak_rss_bytes)
-        total.stored = max(total.stored, s.stored)
-        total.max_frontier = max(total.max_frontier, s.max_frontier)
-        total.limit_reason = s.limit_reason
-        total.elapsed_s = time.monotonic() - started
-        result.stats = total
-        result.guarantee = f"suboptimal (weight {w:g})"
-        if result.status != LIMIT or not own_budget or s.limit_reason != "nodes":
-            return result
+        run.absorb(result.stats)
+        if result.status != LIMIT or not own_budget or result.stats.limit_reason != "nodes":
+            run.reason = result.stats.limit_reason
+            path = (result.actions, result.states, result.cost) if result.status == SOLVED else None
+            total = run.result(result.status, path)
+            total.guarantee = f"suboptimal (weight {w:g})"
+            return total
         w = min(max_weight, w + WEIGHT_STEP)
         budget *= 2
 
@@ -277,22 +263,20 @@ def _run(problem: Any, limits: Limits | None, observer: Observer | None, gw: int
         return astar(problem, weight=hw / gw, limits=limits, observer=observer)
     if kernel is not None:
         kernel.warm_up()  # loading compiled code is set-up, not search: before the clock starts
-        run = kernel.Search(problem, db, (limits or Limits()).guard(), observer, gw, hw, engine)
+        search = kernel.Search(problem, db, Run(engine, limits, observer), gw, hw)
     else:
-        run = _PySearch(problem, db, (limits or Limits()).guard(), observer, gw, hw, engine)
-    return run.solve()
+        search = _PySearch(problem, db, Run(engine, limits, observer), gw, hw)
+    return search.solve()
 
 
 class _PySearch:
     """The pure-Python search: recursive, one board, incremental heuristic, the bound on
     ``gw * g + hw * h`` (as in `kernel_numba.run`)."""
 
-    def __init__(self, problem: Any, db: Any, guard: Any, observer: Observer | None, gw: int = 1, hw: int = 1,
-                 engine: str = "npuzzle-idastar"):
-        self.problem, self.db, self.guard, self.observer = problem, db, guard, observer
-        self.gw, self.hw, self.engine = gw, hw, engine
+    def __init__(self, problem: Any, db: Any, run: Run, gw: int = 1, hw: int = 1):
+        self.problem, self.db, self.run = problem, db, run
+        self.gw, self.hw = gw, hw
         self.expanded = self.generated = self.iterations = 0
-        self.reason: str | None = None
 
     def _heuristic(self, board: list[int]):
         name = self.problem.heuristic_name
@@ -303,50 +287,45 @@ class _PySearch:
         return _linear_conflict(self.problem, board)
 
     def solve(self) -> Result:
-        problem, observer = self.problem, self.observer
+        problem, run = self.problem, self.run
         board = list(problem.start)
         h0, slide = self._heuristic(board)
-        gw, engine = self.gw, self.engine
+        gw = self.gw
         bound = self.hw * h0
         path: list[int] = []
         if h0 == 0:
-            return finish(problem, path, self.stats(), SOLVED, engine)
+            return finish(problem, run, SOLVED, path)
         while True:  # an iteration that fails undoes every move: board and slide are as at the start
             self.iterations += 1
-            if observer is not None:
-                observer.iteration(bound if gw == 1 else bound / gw)
+            if run.observer is not None:
+                run.observer.iteration(bound if gw == 1 else bound / gw)
             found, next_bound = self._iteration(board, h0, slide, bound, path)
+            counts = {"expanded": self.expanded, "generated": self.generated, "iterations": self.iterations}
             if found:
-                return finish(problem, path, self.stats(), SOLVED, engine)
-            if self.reason is not None:
-                return finish(problem, [], self.stats(), LIMIT, engine)
+                return finish(problem, run, SOLVED, path, **counts)
+            if run.reason is not None:
+                return finish(problem, run, LIMIT, **counts)
             if next_bound is None:
-                return finish(problem, [], self.stats(), NO_SOLUTION, engine)
+                return finish(problem, run, NO_SOLUTION, **counts)
             bound = next_bound
 
-    def stats(self) -> Stats:
-        return Stats(expanded=self.expanded, generated=self.generated, iterations=self.iterations,
-                     elapsed_s=self.guard.elapsed(), peak_rss_bytes=self.guard.peak_rss, limit_reason=self.reason)
-
     def _iteration(self, board: list[int], h0: int, slide, bound: int, path: list[int]) -> tuple[bool, int | None]:
-        problem, guard, observer = self.problem, self.guard, self.observer
+        problem, run = self.problem, self.run
+        observer = run.observer
         moves = neighbours(problem.width, problem.height)
         encode = problem.encode
         gw, hw = self.gw, self.hw
         shown = bound if gw == 1 else bound / gw
         expanded, generated = self.expanded, 0
-        next_check = guard.next_check(expanded)
+        next_check = run.next_check
         best_next: list[int | None] = [None]
 
         def visit(blank: int, g: int, h: int, back: int) -> bool:
             nonlocal expanded, generated, next_check
             if expanded >= next_check:
-                self.reason = guard.check(expanded, g)
-                if observer is not None:
-                    observer.progress(expanded, self.generated + generated, shown)
-                if self.reason is not None:
+                if run.limit_reached(expanded, self.generated + generated, g, shown):
                     return False
-                next_check = guard.next_check(expanded)
+                next_check = run.next_check
             expanded += 1
             if observer is not None:
                 state = encode(tuple(board))
@@ -374,7 +353,7 @@ class _PySearch:
                     if ch == 0 or visit(nb, cg, ch, d ^ 1):
                         return True  # the board stays as it is: the search is over
                     path.pop()
-                    if self.reason is not None:
+                    if run.reason is not None:
                         return False
                 slide(t, blank, nb)
                 board[nb] = t
@@ -392,19 +371,20 @@ class _PySearch:
         return found, best_next[0]
 
 
-def finish(problem: Any, path: list[int], stats: Stats, status: str, engine: str = "npuzzle-idastar") -> Result:
-    """The Result for a solved path of direction indices (or a failure)."""
+def finish(problem: Any, run: Run, status: str, path: list[int] | None = None, **counts: int) -> Result:
+    """The run's Result: a solved path of direction indices replayed into states, or a failure."""
     if status != SOLVED:
-        return Result(status, stats=stats, engine=engine)
+        return run.result(status, **counts)
     board = list(problem.start)
     blank = board.index(0)
     w = problem.width
     step = (-w, w, -1, 1)
     states = [problem.encode(tuple(board))]
-    for d in path:
+    for d in path or ():
         nb = blank + step[d]
         board[blank], board[nb] = board[nb], 0
         blank = nb
         states.append(problem.encode(tuple(board)))
-    stats.stored = stats.max_frontier = len(path) + 1
-    return Result(SOLVED, [DIRS[d] for d in path], states, len(path), stats, engine)
+    depth = len(states)  # the path is all a depth-first search stores
+    return run.result(SOLVED, ([DIRS[d] for d in path or ()], states, depth - 1), stored=depth, max_frontier=depth,
+                      **counts)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, Observer, Stats
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, Run
 
 from .fastida import SLICE, finish, neighbours
 
@@ -185,14 +185,13 @@ def warm_up() -> None:
 class Search:
     """Drives `run` iteration by iteration and slice by slice under the limits.
 
-    ``gw``, ``hw``: the integer weights of g and h in the bound (see `run`); ``engine``
-    names the Result.
+    ``gw``, ``hw``: the integer weights of g and h in the bound (see `run`); ``tally`` (a
+    `searchkit.Run`) keeps the limits, the observer and the engine's name.
     """
 
-    def __init__(self, problem: Any, db: Any, guard: Any, observer: Observer | None, gw: int = 1, hw: int = 1,
-                 engine: str = "npuzzle-idastar"):
-        self.problem, self.guard, self.observer = problem, guard, observer
-        self.gw, self.hw, self.engine = gw, hw, engine
+    def __init__(self, problem: Any, db: Any, tally: Run, gw: int = 1, hw: int = 1):
+        self.problem, self.run = problem, tally
+        self.gw, self.hw = gw, hw
         self.n = n = problem.n
         self.nbr = np.full(4 * n, -1, dtype=np.int64)
         for b, moves in enumerate(neighbours(problem.width, problem.height)):
@@ -202,7 +201,6 @@ class Search:
         self.board = np.array(board, dtype=np.int64)
         self.sc = np.zeros(6, dtype=np.int64)
         self.iterations = 0
-        self.reason: str | None = None
         pos = [0] * n
         for p, t in enumerate(board):
             pos[t] = p
@@ -250,17 +248,18 @@ class Search:
         self.root_sums = np.array([sum(vals), sum(mvals)], dtype=np.int64)
         self.h0 = max(sum(vals), sum(mvals))
 
-    def stats(self) -> Stats:
-        return Stats(expanded=int(self.sc[EXPANDED]), generated=int(self.sc[GENERATED]), iterations=self.iterations,
-                     elapsed_s=self.guard.elapsed(), peak_rss_bytes=self.guard.peak_rss, limit_reason=self.reason)
+    def counts(self) -> dict[str, int]:
+        return {"expanded": int(self.sc[EXPANDED]), "generated": int(self.sc[GENERATED]),
+                "iterations": self.iterations}
 
     def solve(self):
-        problem, guard, observer, sc = self.problem, self.guard, self.observer, self.sc
-        gw, hw, engine = self.gw, self.hw, self.engine
+        problem, tally, sc = self.problem, self.run, self.sc  # `run` is the kernel
+        observer = tally.observer
+        gw, hw = self.gw, self.hw
         if self.h0 == 0:
-            return finish(problem, [], self.stats(), SOLVED, engine)
+            return finish(problem, tally, SOLVED)
         bound = hw * self.h0
-        limit = guard.max_expanded
+        limit = tally.guard.max_expanded
         while True:
             self.iterations += 1
             shown = bound if gw == 1 else bound / gw  # in moves, as the observer expects
@@ -287,13 +286,10 @@ class Search:
                              self.ident)
                 if status != PAUSED:
                     break
-                self.reason = guard.check(int(sc[EXPANDED]), int(sc[DEPTH]))
-                if observer is not None:
-                    observer.progress(int(sc[EXPANDED]), int(sc[GENERATED]), shown)
-                if self.reason is not None:
-                    return finish(problem, [], self.stats(), LIMIT, engine)
+                if tally.limit_reached(int(sc[EXPANDED]), int(sc[GENERATED]), int(sc[DEPTH]), shown):
+                    return finish(problem, tally, LIMIT, **self.counts())
             if status == FOUND:
-                return finish(problem, [int(d) for d in path[:sc[DEPTH]]], self.stats(), SOLVED, engine)
+                return finish(problem, tally, SOLVED, [int(d) for d in path[:sc[DEPTH]]], **self.counts())
             if sc[NEXT_BOUND] == NO_BOUND:
-                return finish(problem, [], self.stats(), NO_SOLUTION, engine)
+                return finish(problem, tally, NO_SOLUTION, **self.counts())
             bound = int(sc[NEXT_BOUND])
