@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
 from searchkit import InputError, Limits
 from searchkit.play import ProgressObserver, SaveData, autosave_path, read_save, write_save
+from searchkit_sokoban.board import Board
 from searchkit_sokoban.game import SokobanGame
 from searchkit_sokoban.levels import load_level, parse_level, parse_levels
+from searchkit_sokoban.problem import SokobanProblem
+from searchkit_sokoban.rules import step
 
 ROOM = """\
 #######
@@ -66,6 +70,84 @@ def test_deadlock_notices_name_the_detector():
     assert frozen.deadlock() is None
     frozen.play("u")  # the second box beside it: neither can ever move again
     assert "frozen" in frozen.deadlock()
+
+
+def search_prunes(problem: SokobanProblem, before: tuple[int, int], push: str) -> bool | None:
+    """Whether the search (matching-guided, pushes mode) prunes the position after ``push``
+    from ``before`` (boxes, player square): it does not generate it, or, expanding it, finds
+    a corral deadlock.  None when the search would not try the push anyway (corral pruning
+    keeps other pushes of that position)."""
+    boxes, player = before
+    moved = step(problem.board, boxes, player, push)
+    state = (boxes, problem._normal(boxes, player))
+    barrier = problem.pruning.corral_barrier(boxes, problem.region(state))
+    if barrier is not None and not barrier >> moved.player & 1:
+        return None
+    child = (moved.boxes, problem._normal(moved.boxes, moved.player))
+    if child not in [c for _a, c, _cost, _h in problem.successors_with_h(state, 0)]:
+        return True
+    return problem.pruning.corral_barrier(child[0], problem.region(child)) == 0
+
+
+# the detector, a level whose start is the position before the push, the push, and the
+# detectors to turn off so that nothing fires (a box dead for the side the player is on
+# makes the matching bound infinite too)
+DEADLOCKS = [
+    ("dead-squares", "######\n#.$  #\n#.@$ #\n##   #\n#    #\n######\n", "R",
+     {"dead-squares", "bipartite", "freeze"}),  # against the wall between two dead squares: frozen too
+    ("dead-squares", "  ####\n###  ####\n#  @$   #\n# #  #$ #\n# . .#  #\n#########\n", "R",
+     {"dead-squares", "bipartite"}),  # the box can still reach goals, but not pushed from the west
+    ("freeze", "######\n#.$ .#\n#  $ #\n#  @ #\n######\n", "U", {"freeze"}),
+    ("freeze", "#######\n#.#####\n#.#####\n# $ $ #\n#.$@  #\n##    #\n#######\n", "L",
+     {"freeze"}),  # frozen on its goal, but it shuts the goals above it off
+    ("corral", "######\n# *  #\n# $@ #\n#.$  #\n#  . #\n######\n", "L", {"corral"}),
+    ("bipartite", "####\n# .#\n#$ ###\n#.   #\n# $@ #\n#  ###\n####\n", "L", {"bipartite"}),
+    (None, "#######\n#     #\n#  $@.#\n#     #\n#######\n", "L", set()),
+]
+
+
+@pytest.mark.parametrize("detector,text,push,silence", DEADLOCKS)
+def test_deadlock_notice_fires_exactly_when_the_search_prunes(detector, text, push, silence):
+    level = parse_level(text)
+    board = Board(level)
+    for disabled, fires in ((frozenset(), detector is not None), (frozenset(silence), False)):
+        game = SokobanGame(level, "", 1, disabled)
+        before = (game.box_bits, game.square)
+        assert game.play(push) and game.history == [push]
+        why = game.deadlock()
+        assert why is None if not fires else why.endswith(f"({detector})"), why
+        assert search_prunes(SokobanProblem(board, "matching", disabled), before, push) is fires
+
+
+@pytest.mark.parametrize("number", [2, 5, 11, 30, 60, 97, 120])
+def test_random_play_warns_exactly_when_the_search_prunes(number):
+    level = load_level("microban", str(number))
+    board = Board(level)
+    rng = random.Random(number)
+    for disabled in (frozenset(), frozenset({"freeze", "corral"}), frozenset({"dead-squares", "bipartite"})):
+        problem = SokobanProblem(board, "matching", disabled)
+        game = SokobanGame(level, "", 1, disabled)
+        compared = warned = 0
+        for _ in range(3000):
+            if game.history and rng.random() < 0.05:
+                game.undo()  # now and then: out of corners the player walled itself into
+                continue
+            before = (game.box_bits, game.square)
+            if not game.play(rng.choice("udlr")):
+                if game.solved:
+                    break
+                continue
+            if game.history[-1].islower():
+                continue
+            verdict = search_prunes(problem, before, game.history[-1])
+            if verdict is None:
+                continue
+            assert (game.deadlock() is not None) is verdict, (game.rows(), game.deadlock())
+            compared += 1
+            warned += verdict
+            if verdict:
+                game.undo()  # back out of the dead end, as the notice says
+        assert compared > 10 and warned, (disabled, compared, warned)
 
 
 def test_save_round_trip_and_refusals(tmp_path):

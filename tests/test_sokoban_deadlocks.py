@@ -3,7 +3,8 @@
 The soundness checks enumerate the whole push graph of tiny levels with every detector off,
 find each state's true distance to the goal, and check that no detector flags a solvable
 state, that both heuristics are admissible, and that the fully pruned successor function
-still offers an optimal next push from every solvable state.
+still offers an optimal next push from every solvable state.  On the same graphs the search
+prunes exactly the pushes that `Pruning.dead_end` (the game's deadlock warning) calls dead.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from collections import deque
 
 import pytest
 
-from searchkit_sokoban.board import INF, Board, bits, flood
+from searchkit_sokoban.board import DIRS, INF, Board, bits, flood
 from searchkit_sokoban.corral import pi_corral_boxes
-from searchkit_sokoban.deadlocks import DETECTORS, freeze_deadlock, parse_disabled
+from searchkit_sokoban.deadlocks import CORRAL, DETECTORS, freeze_deadlock, parse_disabled
 from searchkit_sokoban.heuristics import matching_cost
 from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.packing import Packing
 from searchkit_sokoban.problem import SokobanProblem
+from searchkit_sokoban.rules import Step, step
 
 TINY = [
     # box against walls, corners, a 2x2 risk
@@ -100,6 +102,45 @@ def test_detectors_never_prune_a_solvable_state(text):
             kids = [c for _a, c, _cost in full.successors(s)]
             assert any(dist.get(c) == d - 1 for c in kids), "pruning removed every optimal push"
     assert dead_seen, "the test level should have dead states too"
+
+
+SWITCHES = [frozenset(), frozenset({"dead-squares"}), frozenset({"freeze"}), frozenset({"bipartite"}),
+            frozenset({"corral"}), frozenset({"dead-squares", "bipartite"}), frozenset(DETECTORS)]
+
+
+def test_the_search_prunes_exactly_what_dead_end_says():
+    """Every push the rule allows from every state: the search generates its child unless
+    `dead_end` names a detector (corral restrictions aside); a corral deadlock (found when
+    the search expands a state) leaves no child at all."""
+    fired = {name: 0 for name in DETECTORS}
+    for text in TINY + [lv.text() for lv in parse_levels(bundled_text("microban"))[:2]]:
+        board, states, _dist = space(text)
+        for disabled in SWITCHES:
+            for heuristic in ("matching", "nearest-goal"):
+                p = SokobanProblem(board, heuristic, disabled)
+                pruning = p.pruning
+                for s in states:
+                    boxes, _player = s
+                    reach = p.region(s)
+                    kids = {c for _a, c, _cost, _h in p.successors_with_h(s, 0)}
+                    barrier = pruning.corral_barrier(boxes, reach)
+                    if barrier == 0:
+                        assert not kids
+                        continue
+                    for stand in bits(reach):
+                        for k, letter in enumerate(DIRS):
+                            moved = step(board, boxes, stand, letter.upper())
+                            if not isinstance(moved, Step):
+                                continue
+                            src = moved.player
+                            why = pruning.dead_end(moved.boxes, src, pushed=src + board.offsets[k])
+                            kept = (barrier is None or barrier >> src & 1) and (why is None or why.detector == CORRAL)
+                            child = (moved.boxes, p._normal(moved.boxes, src))
+                            assert (child in kids) == kept, (text, disabled, heuristic, why)
+                            if why is not None:
+                                assert why.detector not in disabled
+                                fired[why.detector] += 1
+    assert all(fired.values()), fired
 
 
 def test_dead_squares_fire_in_corners_not_on_goals_or_open_floor():

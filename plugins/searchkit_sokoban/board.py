@@ -10,11 +10,16 @@ Push distances are player-aware: the distance of a box to a goal depends on whic
 the box the player stands, in the sense of which part of the floor (minus the box square)
 the player is in.  ``rowdist[x][c]`` is the tuple of distances from square ``x`` to every
 goal with the player in component ``c`` of the floor without ``x`` (``INF`` = never).
+
+`Layout` is what a level's text says about its squares, in the same numbering: the search's
+`Board` is built on it, and so are the replay, the pictures and the game, which move the
+player and the boxes with `rules.step`.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, field
 
 from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level
 
@@ -47,21 +52,80 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+@dataclass(frozen=True)
+class Layout:
+    """A level's squares as bit sets: ``walls`` (``#``), ``floor`` (the squares the player
+    can reach when boxes are ignored), every goal and every box of the start, and the
+    player's start square.  Everything else (outside the walls) is neither."""
+
+    width: int
+    height: int
+    walls: int
+    floor: int
+    goals: int
+    boxes: int
+    player: int
+    offsets: tuple[int, int, int, int] = field(init=False, compare=False)  # square steps u d l r (`DIRS`)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "offsets", (-self.width, self.width, -1, 1))
+
+    @classmethod
+    def of(cls, level: Level) -> Layout:
+        w = max(len(r) for r in level.rows)
+        text = "".join(r.ljust(w) for r in level.rows)
+        player = next(i for i, ch in enumerate(text) if ch in (PLAYER, PLAYER_GOAL))
+        walls = sum(1 << i for i, ch in enumerate(text) if ch == WALL)
+        # a level is closed (`levels.validate`): the player's flood never reaches the border
+        floor = flood(1 << player, ((1 << len(text)) - 1) & ~walls, w)
+        boxes = sum(1 << i for i, ch in enumerate(text) if ch in (BOX, BOX_GOAL))
+        goals = sum(1 << i for i, ch in enumerate(text) if ch in (GOAL, BOX_GOAL, PLAYER_GOAL))
+        return cls(w, len(level.rows), walls, floor, goals, boxes, player)
+
+    def cell(self, square: int) -> tuple[int, int]:
+        """``(row, column)`` of a square number."""
+        return divmod(square, self.width)
+
+    def cells(self, mask: int) -> frozenset[tuple[int, int]]:
+        """``(row, column)`` of every square of a bit set."""
+        w = self.width
+        return frozenset(divmod(x, w) for x in bits(mask))
+
+    def rows(self, boxes: int, player: int | None) -> list[str]:
+        """A position in level-file characters, every row the level's full width."""
+        out = []
+        for r in range(self.height):
+            line = []
+            for i in range(r * self.width, (r + 1) * self.width):
+                goal = self.goals >> i & 1
+                if self.walls >> i & 1:
+                    line.append(WALL)
+                elif boxes >> i & 1:
+                    line.append(BOX_GOAL if goal else BOX)
+                elif i == player:
+                    line.append(PLAYER_GOAL if goal else PLAYER)
+                else:
+                    line.append(GOAL if goal else " ")
+            out.append("".join(line))
+        return out
+
+
 class Board:
-    """A level's static data.  ``impossible`` names why it can never be solved (or None)."""
+    """A level's static data.  ``impossible`` names why it can never be solved (or None).
+
+    ``start_boxes`` and ``goals`` are those on the floor: a box on a goal sealed off from
+    the player is a wall here (`Layout` keeps it)."""
 
     def __init__(self, level: Level):
         self.level = level
-        self.width = w = level.width
-        self.height = level.height
+        self.layout = layout = Layout.of(level)
+        self.width = w = layout.width
+        self.height = layout.height
         self.size = w * self.height
-        self.offsets = (-w, w, -1, 1)  # u d l r
-        text = "".join(level.rows)
-        self.player_start = next(i for i, ch in enumerate(text) if ch in (PLAYER, PLAYER_GOAL))
-        open_mask = sum(1 << i for i, ch in enumerate(text) if ch != WALL)
-        self.floor = flood(1 << self.player_start, open_mask, w)
-        box_all = sum(1 << i for i, ch in enumerate(text) if ch in (BOX, BOX_GOAL))
-        goal_all = sum(1 << i for i, ch in enumerate(text) if ch in (GOAL, BOX_GOAL, PLAYER_GOAL))
+        self.offsets = layout.offsets  # u d l r
+        self.player_start = layout.player
+        self.floor = layout.floor
+        box_all, goal_all = layout.boxes, layout.goals
         sealed = (box_all | goal_all) & ~self.floor
         self.impossible = None
         if (box_all & ~goal_all) & sealed or (goal_all & ~box_all) & sealed:
@@ -203,8 +267,9 @@ class Board:
     def _axes(self) -> None:
         """Per square: which axes walls or dead squares block, and the neighbour pairs.
 
-        `freeze_deadlock` starts with these: a box can be frozen only when each axis is
-        blocked statically or by a box beside it, which most pushes rule out at once.
+        The freeze check (`deadlocks.Pruning.dead_after_push`) starts with these: a box can be
+        frozen only when each axis is blocked statically or by a box beside it, which most
+        pushes rule out at once.
         """
         w, wall, dead = self.width, self.is_wall, self.is_dead
         self.axis_fixed = bytearray(self.size)

@@ -11,11 +11,22 @@
 * corral deadlocks: see `corral.py`.
 
 Every detector is sound: it only reports positions that no push sequence can solve.
+
+`Pruning` is which of them are on (``--no-deadlock`` turns them off) and what they say
+about a position: the search prunes with its parts (`dead_after_push` for each push,
+`corral_barrier` for each expanded position, ``bipartite`` for an infinite bound) and the
+game's deadlock warning asks `dead_end`, which is those same parts on one position.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from .board import INF, bits, flood
+from .corral import pi_corral_boxes
+
 DETECTORS = ("dead-squares", "freeze", "bipartite", "corral")
+DEAD_SQUARES, FREEZE, BIPARTITE, CORRAL = DETECTORS
 
 
 def parse_disabled(spec: str | None) -> frozenset[str]:
@@ -62,12 +73,9 @@ def frozen_group(sq: int, boxes: int, is_wall, is_dead, width: int, ancestors: s
 
 
 def freeze_deadlock(sq: int, boxes: int, board) -> bool:
-    """True when the box just pushed to ``sq`` is frozen with some frozen box off a goal."""
-    fixed = board.axis_fixed[sq]
-    if fixed != 3:  # an axis free of walls and dead pairs needs a box beside it to block it
-        sideways, upways = board.axis_pairs[sq]
-        if not (fixed & 1 or boxes & sideways) or not (fixed & 2 or boxes & upways):
-            return False
+    """True when the box just pushed to ``sq`` is frozen with some frozen box off a goal
+    (or frozen on goals that it seals off).  `Pruning.dead_after_push` calls it only when
+    `Board.axis_fixed` and a box beside it block both axes, which most pushes rule out."""
     group = frozen_group(sq, boxes, board.is_wall, board.is_dead, board.width, set())
     if group is None:
         return False
@@ -122,3 +130,113 @@ def _goal_reach(frozen: int, board) -> list[int]:
         cache.clear()
     cache[frozen] = out
     return out
+
+
+class Deadlock(NamedTuple):
+    """Why a position is dead: the detector (one of `DETECTORS`, or ``level`` for a level
+    that cannot be solved at all) and what it found, in words."""
+
+    detector: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({self.detector})"
+
+
+class Pruning:
+    """The deadlock detectors a search prunes with, on one board.
+
+    ``disabled``: detectors turned off (`parse_disabled`).  ``corral`` and ``bipartite``
+    False turn those off too, for searches that do not use them: moves mode does no corral
+    pruning (inward-first pruning is not move-optimal), and a search without a heuristic
+    has no bound to find bipartite deadlocks with.  ``bound``: a function of row keys
+    (``square * 4 + component``, see `heuristics`), infinite when the boxes cannot all
+    reach goals - the search's own heuristic; None: `dead_end` builds the matching bound.
+    """
+
+    def __init__(self, board, disabled: frozenset = frozenset(), corral: bool = True, bipartite: bool = True,
+                 bound=None):
+        self.board = board
+        self.disabled = frozenset(disabled)
+        self.dead_squares = DEAD_SQUARES not in self.disabled
+        self.freeze = FREEZE not in self.disabled
+        self.bipartite = BIPARTITE not in self.disabled and bipartite
+        self.corral = CORRAL not in self.disabled and corral
+        self._bound = bound
+        self.dead_after_push = self._after_push()
+
+    def _after_push(self):
+        board = self.board
+        nearest, axis_fixed, axis_pairs = board.nearest, board.axis_fixed, board.axis_pairs
+        dead, freeze = self.dead_squares, self.freeze
+
+        def dead_after_push(dst: int, side: int, boxes: int) -> str | None:
+            """The detector that fires for the box just pushed onto ``dst`` - with the
+            player in component ``side`` of the floor without ``dst`` and ``boxes`` the
+            boxes after the push - or None.  The search calls this for every push."""
+            if dead and nearest[dst][side] >= INF:
+                return DEAD_SQUARES  # no goal can be reached from this side of the box
+            if freeze:
+                fixed = axis_fixed[dst]
+                if fixed != 3:  # an axis free of walls and dead pairs needs a box beside it to block it
+                    sideways, upways = axis_pairs[dst]
+                    if not (fixed & 1 or boxes & sideways) or not (fixed & 2 or boxes & upways):
+                        return None
+                if freeze_deadlock(dst, boxes, board):
+                    return FREEZE
+            return None
+
+        return dead_after_push
+
+    def corral_barrier(self, boxes: int, reach: int) -> int | None:
+        """`pi_corral_boxes` when corral pruning is on, else None (0: the position is dead)."""
+        if not self.corral:
+            return None
+        return pi_corral_boxes(self.board, boxes, reach, self.dead_squares)
+
+    @property
+    def bound(self):
+        if self._bound is None:
+            from .heuristics import MATCHING, RowCosts
+
+            self._bound = RowCosts(self.board, MATCHING).cost
+        return self._bound
+
+    def dead_end(self, boxes: int, player: int, pushed: int | None = None) -> Deadlock | None:
+        """Why the position ``boxes`` with the player on square ``player`` is pruned, or None.
+
+        ``pushed``: the square of the box the last move pushed, which is all that the
+        search checks after a push (the other boxes were checked when they were pushed);
+        None checks every box.  The search (`SokobanProblem.successors_with_h`) prunes the
+        position exactly when this says so: in this order, the detectors it asks when it
+        generates the position, then the corral deadlock it finds when it expands it.
+        """
+        board = self.board
+        if board.impossible:
+            return Deadlock("level", board.impossible)
+        for x in (bits(boxes) if pushed is None else (pushed,)):
+            which = self.dead_after_push(x, board.comp_of(x, player), boxes)
+            if which is not None:
+                return Deadlock(which, _describe(which, x, boxes, board))
+        if self.bipartite:
+            keys = [x * 4 + board.comp_of(x, player) for x in bits(boxes)]
+            if self.bound(keys) >= INF:
+                return Deadlock(BIPARTITE, "the boxes can no longer all reach different goals")
+        if self.corral:
+            reach = flood(1 << player, board.floor & ~boxes, board.width)
+            if self.corral_barrier(boxes, reach) == 0:
+                return Deadlock(CORRAL, "the boxes wall off an area that no push can open")
+        return None
+
+
+def _describe(detector: str, x: int, boxes: int, board) -> str:
+    r, c = divmod(x, board.width)
+    where = f"the box at row {r + 1}, column {c + 1}"
+    if detector == FREEZE:
+        group = frozen_group(x, boxes, board.is_wall, board.is_dead, board.width, set()) or [x]
+        if all(board.is_goal[b] for b in group):
+            return f"boxes frozen on goals seal a goal or a box off ({where} can never move)"
+        return f"boxes are frozen in place with one off its goal ({where} can never move)"
+    if board.live >> x & 1:
+        return f"{where} can reach no goal from the side the player is on"
+    return f"{where} is on a square from which no push reaches a goal"

@@ -1,10 +1,11 @@
 """Sokoban as a game: walking and pushing by direction, undo, deadlock notices, saving.
 
 Moves are LURD letters as `lurd` writes them: lowercase walks, uppercase pushes, so the
-solver's answer plays straight into the history.  Deadlock notices come from the plugin's
-own detectors (dead squares, freeze, PI-corrals, and the matching bound that finds
-bipartite deadlocks): when they fire, no sequence of pushes can solve the position.
-Plain logic: the screen is `play_app`.
+solver's answer plays straight into the history.  A move is `rules.step` (not strict
+about case: a box ahead is pushed and recorded in capitals).  Deadlock notices are the
+search's own pruning (`deadlocks.Pruning.dead_end`, with the matching bound that finds
+bipartite deadlocks): a notice fires exactly when the search would prune the position,
+and then no sequence of pushes can solve it.  Plain logic: the screen is `play_app`.
 """
 
 from __future__ import annotations
@@ -17,69 +18,57 @@ from typing import Any
 from searchkit import InputError
 from searchkit.play import GameSession, solve_moves
 
-from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level, parse_level
+from .board import DIRS, Layout
+from .levels import Level, parse_level
+from .rules import Step, step, unstep
 
-DELTA = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
 KEY_TO_MOVE = {"up": "u", "down": "d", "left": "l", "right": "r"}
 
 
 class SokobanGame(GameSession):
-    """One level played from its start; ``source`` names the file or bundled set it came from."""
+    """One level played from its start; ``source`` names the file or bundled set it came from.
+
+    ``disabled``: deadlock detectors the notices leave out, as ``--no-deadlock`` names them.
+    The position is ``box_bits`` and ``square`` (square numbers, as `Layout` has them);
+    ``boxes`` and ``player`` give it as ``(row, column)`` squares.
+    """
 
     domain = "sokoban"
 
-    def __init__(self, level: Level, source: str = "", count: int = 1):
+    def __init__(self, level: Level, source: str = "", count: int = 1, disabled: frozenset = frozenset()):
         super().__init__()
         self.level, self.source, self.count = level, source, count
-        rows = level.rows
-        self.height, self.width = len(rows), len(rows[0])
-        cells = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row)]
-        self.walls = frozenset((r, c) for r, c, ch in cells if ch == WALL)
-        self.goals = frozenset((r, c) for r, c, ch in cells if ch in (GOAL, BOX_GOAL, PLAYER_GOAL))
-        self.start_boxes = frozenset((r, c) for r, c, ch in cells if ch in (BOX, BOX_GOAL))
-        self.start_player = next((r, c) for r, c, ch in cells if ch in (PLAYER, PLAYER_GOAL))
-        self.boxes = set(self.start_boxes)
-        self.player = self.start_player
-        self._detectors: Any = None
+        self.disabled = frozenset(disabled)
+        self.layout = lay = Layout.of(level)
+        self.height, self.width = lay.height, lay.width
+        self.box_bits, self.square = lay.boxes, lay.player
+        self._pruning: Any = None
+
+    @property
+    def boxes(self) -> frozenset[tuple[int, int]]:
+        return self.layout.cells(self.box_bits)
+
+    @property
+    def player(self) -> tuple[int, int]:
+        return self.layout.cell(self.square)
 
     # -- the rules ---------------------------------------------------------------------------
-    def _free(self, square: tuple[int, int]) -> bool:
-        r, c = square
-        return 0 <= r < self.height and 0 <= c < self.width and square not in self.walls
-
     def apply(self, move: str) -> str | None:
-        step = DELTA.get(move.lower()) if isinstance(move, str) and len(move) == 1 else None
-        if step is None:
+        moved = step(self.layout, self.box_bits, self.square, move, strict=False)
+        if not isinstance(moved, Step):
             return None
-        nxt = (self.player[0] + step[0], self.player[1] + step[1])
-        if not self._free(nxt):
-            return None
-        if nxt in self.boxes:
-            beyond = (nxt[0] + step[0], nxt[1] + step[1])
-            if not self._free(beyond) or beyond in self.boxes:
-                return None
-            self.boxes.remove(nxt)
-            self.boxes.add(beyond)
-            self.player = nxt
-            return move.upper()
-        self.player = nxt
-        return move.lower()
+        self.box_bits, self.square = moved.boxes, moved.player
+        return move.upper() if moved.pushed else move.lower()
 
     def revert(self, recorded: str) -> None:
-        dr, dc = DELTA[recorded.lower()]
-        r, c = self.player
-        if recorded.isupper():
-            self.boxes.remove((r + dr, c + dc))
-            self.boxes.add((r, c))
-        self.player = (r - dr, c - dc)
+        self.box_bits, self.square = unstep(self.layout, self.box_bits, self.square, recorded)
 
     def reset_position(self) -> None:
-        self.boxes = set(self.start_boxes)
-        self.player = self.start_player
+        self.box_bits, self.square = self.layout.boxes, self.layout.player
 
     @property
     def solved(self) -> bool:
-        return self.boxes == self.goals
+        return self.box_bits == self.layout.goals
 
     @property
     def pushes(self) -> int:
@@ -87,61 +76,32 @@ class SokobanGame(GameSession):
 
     def rows(self) -> list[str]:
         """The current position in level-file characters."""
-        out = []
-        for r in range(self.height):
-            line = []
-            for c in range(self.width):
-                sq = (r, c)
-                goal = sq in self.goals
-                if sq in self.walls:
-                    line.append(WALL)
-                elif sq in self.boxes:
-                    line.append(BOX_GOAL if goal else BOX)
-                elif sq == self.player:
-                    line.append(PLAYER_GOAL if goal else PLAYER)
-                else:
-                    line.append(GOAL if goal else " ")
-            out.append("".join(line))
-        return out
+        return self.layout.rows(self.box_bits, self.square)
 
     # -- deadlocks -------------------------------------------------------------------------------
-    def _detector_state(self):
-        if self._detectors is None:
+    def pruning(self):
+        """The search's pruning on this level (built on first use): the detectors the
+        matching-guided search prunes with, less ``disabled``."""
+        if self._pruning is None:
             from .board import Board
             from .heuristics import MATCHING
             from .problem import SokobanProblem
 
-            board = Board(self.level)
-            self._detectors = (board, SokobanProblem(board, MATCHING))
-        return self._detectors
+            self._pruning = SokobanProblem(Board(self.level), MATCHING, self.disabled).pruning
+        return self._pruning
 
     def deadlock(self) -> str | None:
-        """Why the current position can never be solved, if a detector can tell; else None."""
+        """Why the current position can never be solved, if a detector can tell (the
+        detector named in brackets); else None.  After a push, the pushed box is checked
+        as the search checks it; otherwise every box."""
         if self.solved:
             return None
-        from .board import INF, flood
-        from .corral import pi_corral_boxes
-        from .deadlocks import freeze_deadlock
-
-        board, problem = self._detector_state()
-        w = board.width
-        sq = {(r, c): r * w + c for r, c in self.boxes}
-        boxes = sum(1 << s for s in sq.values()) & board.floor
-        for (r, c), s in sq.items():
-            if (r, c) not in self.goals and board.floor >> s & 1 and not board.live >> s & 1:
-                return f"the box at row {r + 1}, column {c + 1} is on a square from which no push reaches a goal"
+        pruning = self.pruning()
+        pushed = None
         if self.history and self.history[-1].isupper():
-            dr, dc = DELTA[self.history[-1].lower()]
-            pushed = (self.player[0] + dr) * w + self.player[1] + dc
-            if freeze_deadlock(pushed, boxes, board):
-                return "boxes are frozen in place with one off its goal"
-        player = self.player[0] * w + self.player[1]
-        reach = flood(1 << player, board.floor & ~boxes, w)
-        if pi_corral_boxes(board, boxes, reach, True) == 0:
-            return "the boxes wall off an area that no push can open"
-        if problem.heuristic((boxes, player)) >= INF:
-            return "the boxes can no longer all reach different goals"
-        return None
+            pushed = self.square + self.layout.offsets[DIRS.index(self.history[-1].lower())]
+        dead = pruning.dead_end(self.box_bits & pruning.board.floor, self.square, pushed)
+        return None if dead is None else str(dead)
 
     # -- saving ---------------------------------------------------------------------------------
     def params(self) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 `to_lurd` turns a push sequence into a full move list with shortest walks between pushes;
 `replay_lurd` checks a move list on the original level's text, independently of the
-search code, and is what every printed solution must pass.
+search code (it shares only the rule of a move, `rules.step`), and is what every printed
+solution must pass.
 """
 
 from __future__ import annotations
@@ -10,43 +11,46 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .board import bits
+from .board import DIRS, Layout
 from .goalroom import expand_route
-from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level
+from .levels import Level
+from .rules import Step, free_squares, illegal, step
 
-LETTERS = "udlr"
+LETTERS = DIRS
 
 
 def to_lurd(board, pushes) -> str:
     """Moves for ``pushes`` (``(box_square, direction_index[, width, count])`` or `Route`) from the start."""
     offs = board.offsets
-    boxes = set(bits(board.start_boxes))
+    boxes = board.start_boxes
     player = board.player_start
     out: list[str] = []
     # a tunnel macro pushes one box on (count > 1); a goal macro is a route of pushes
     for src, k, count in (run for push in pushes for run in expand_route(push)):
-        o = offs[k]
-        stand = src - o
+        stand = src - offs[k]
         out.append(_walk(board, boxes, player, stand))
+        player = stand
+        for _ in range(count):
+            moved = step(board, boxes, player, LETTERS[k].upper())
+            if not isinstance(moved, Step):
+                raise AssertionError(f"the push {LETTERS[k].upper()} from square {player} is not playable: {moved}")
+            boxes, player = moved.boxes, moved.player
         out.append(LETTERS[k].upper() * count)
-        boxes.remove(src)
-        boxes.add(src + count * o)
-        player = src + (count - 1) * o
     return "".join(out)
 
 
-def _walk(board, boxes: set, start: int, goal: int) -> str:
+def _walk(board, boxes: int, start: int, goal: int) -> str:
     """Lowercase letters of a shortest walk (breadth-first, fixed direction order)."""
     if start == goal:
         return ""
     prev = {start: None}
     queue = deque((start,))
-    floor = board.floor
+    free = free_squares(board, boxes)
     while queue:
         p = queue.popleft()
         for k, o in enumerate(board.offsets):
             n = p + o
-            if n in prev or not floor >> n & 1 or n in boxes:
+            if n in prev or not free >> n & 1:
                 continue
             prev[n] = (p, k)
             if n == goal:
@@ -73,57 +77,26 @@ def replay_lurd(level: Level, lurd: str, keep_boards: bool = False) -> Replay:
 
     Raises AssertionError naming the first illegal move.
     """
-    rows = [list(r) for r in level.rows]
-    height, width = len(rows), len(rows[0])
-    walls = {(r, c) for r in range(height) for c in range(width) if rows[r][c] == WALL}
-    goals = {(r, c) for r in range(height) for c in range(width) if rows[r][c] in (GOAL, BOX_GOAL, PLAYER_GOAL)}
-    boxes = {(r, c) for r in range(height) for c in range(width) if rows[r][c] in (BOX, BOX_GOAL)}
-    player = next((r, c) for r in range(height) for c in range(width) if rows[r][c] in (PLAYER, PLAYER_GOAL))
-    delta = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
+    layout = Layout.of(level)
+    boxes, player = layout.boxes, layout.player
     moves = pushes = 0
     boards: list[list[str]] = []
 
     def draw() -> list[str]:
-        out = []
-        for r in range(height):
-            line = []
-            for c in range(width):
-                sq = (r, c)
-                if sq in walls:
-                    line.append(WALL)
-                elif sq in boxes:
-                    line.append(BOX_GOAL if sq in goals else BOX)
-                elif sq == player:
-                    line.append(PLAYER_GOAL if sq in goals else PLAYER)
-                else:
-                    line.append(GOAL if sq in goals else " ")
-            out.append("".join(line).rstrip())
-        return out
+        return [row.rstrip() for row in layout.rows(boxes, player)]
 
     if keep_boards:
         boards.append(draw())
     for i, ch in enumerate(lurd, 1):
-        if ch.lower() not in delta:
-            raise AssertionError(f"move {i}: {ch!r} is not a LURD letter")
-        dr, dc = delta[ch.lower()]
-        nxt = (player[0] + dr, player[1] + dc)
-        if not (0 <= nxt[0] < height and 0 <= nxt[1] < width) or nxt in walls:
-            raise AssertionError(f"move {i} ({ch}): walks into a wall")
-        if ch.isupper():
-            if nxt not in boxes:
-                raise AssertionError(f"move {i} ({ch}): a push with no box to push")
-            beyond = (nxt[0] + dr, nxt[1] + dc)
-            if not (0 <= beyond[0] < height and 0 <= beyond[1] < width) or beyond in walls or beyond in boxes:
-                raise AssertionError(f"move {i} ({ch}): the box is blocked")
-            boxes.remove(nxt)
-            boxes.add(beyond)
-            pushes += 1
-        elif nxt in boxes:
-            raise AssertionError(f"move {i} ({ch}): walks into a box (a push must be uppercase)")
-        player = nxt
+        moved = step(layout, boxes, player, ch)
+        if not isinstance(moved, Step):
+            raise AssertionError(illegal(i, ch, moved))
+        boxes, player = moved.boxes, moved.player
         moves += 1
-        if keep_boards and ch.isupper():
-            boards.append(draw())
-    if boxes != goals:
-        raise AssertionError(f"after {moves} moves {len(boxes - goals)} box(es) are not on goals")
+        if moved.pushed:
+            pushes += 1
+            if keep_boards:
+                boards.append(draw())
+    if boxes != layout.goals:
+        raise AssertionError(f"after {moves} moves {(boxes & ~layout.goals).bit_count()} box(es) are not on goals")
     return Replay(moves, pushes, boards)

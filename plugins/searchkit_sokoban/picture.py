@@ -2,8 +2,9 @@
 a LURD solution, one per push or one per move.
 
 Input is minimal: a level's rows in the standard characters (a `Level`, or level text)
-and a LURD string, replayed here on a plain grid of ``(row, column)`` squares.  Drawing is
-aliased on purpose: a picture has a few dozen colours, so a GIF stores it exactly.
+and a LURD string, replayed with the plugin's rule of a move (`rules.step`) and drawn on a
+grid of ``(row, column)`` squares.  Drawing is aliased on purpose: a picture has a few
+dozen colours, so a GIF stores it exactly.
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ from PIL import Image, ImageDraw
 from searchkit import InputError
 from searchkit.render import check_directory, check_file, save_frames, save_gif, save_png
 
-from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level, parse_level
+from .board import Layout
+from .levels import Level, parse_level
+from .rules import Step, illegal, step
 
 CELL = 32
 MIN_CELL = 8
 GIF_PIXEL_BUDGET = 64_000_000  # Pillow holds every GIF frame (1 byte a pixel) until it writes
 PER = ("push", "move")
 START_MS, PUSH_MS, MOVE_MS, END_PAUSE_MS = 800, 400, 120, 2000
-STEP = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
+FACING = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}  # where the drawn player looks
 
 OUTSIDE = (40, 44, 56)
 FLOOR = ((214, 208, 194), (222, 216, 203))  # a faint checkerboard
@@ -49,31 +52,14 @@ class Grid:
     floor: frozenset[Square]  # squares the player can reach when boxes are ignored
     boxes: frozenset[Square]
     player: Square
+    layout: Layout  # the same as bit sets, for the moves
 
 
 def grid_of(level: Level | str) -> Grid:
     """The squares of a `Level` or of one level's text (validated by the level parser)."""
-    rows = parse_level(level).rows if isinstance(level, str) else level.rows
-    height, width = len(rows), max(len(r) for r in rows)
-    rows = [r.ljust(width) for r in rows]
-    cells = [((r, c), ch) for r, row in enumerate(rows) for c, ch in enumerate(row)]
-    walls = frozenset(sq for sq, ch in cells if ch == WALL)
-    goals = frozenset(sq for sq, ch in cells if ch in (GOAL, BOX_GOAL, PLAYER_GOAL))
-    boxes = frozenset(sq for sq, ch in cells if ch in (BOX, BOX_GOAL))
-    player = next(sq for sq, ch in cells if ch in (PLAYER, PLAYER_GOAL))
-    return Grid(width, height, walls, goals, _reachable(player, walls, width, height), boxes, player)
-
-
-def _reachable(start: Square, walls: frozenset[Square], width: int, height: int) -> frozenset[Square]:
-    seen, stack = {start}, [start]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in STEP.values():
-            n = (r + dr, c + dc)
-            if 0 <= n[0] < height and 0 <= n[1] < width and n not in walls and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return frozenset(seen)
+    lay = Layout.of(parse_level(level) if isinstance(level, str) else level)
+    return Grid(lay.width, lay.height, lay.cells(lay.walls), lay.cells(lay.goals), lay.cells(lay.floor),
+                lay.cells(lay.boxes), lay.cell(lay.player), lay)
 
 
 # -- drawing ---------------------------------------------------------------------------------
@@ -91,7 +77,7 @@ class Painter:
         self.background = self._background()
         self.crate = _crate(cell, CRATE, CRATE_EDGE, CRATE_BRACE)
         self.crate_done = _crate(cell, CRATE_DONE, CRATE_DONE_EDGE, CRATE_DONE_BRACE)
-        self.players = {k: _player(cell, k) for k in STEP}
+        self.players = {k: _player(cell, k) for k in FACING}
 
     def _background(self) -> Image.Image:
         s = self.cell
@@ -172,7 +158,7 @@ def _player(s: int, facing: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     m = max(2, s // 7)
     d.ellipse((m, m, s - 1 - m, s - 1 - m), fill=SUIT, outline=SUIT_EDGE, width=max(1, s // 16))
-    dr, dc = STEP[facing]
+    dr, dc = FACING[facing]
     cx, cy = (s - 1) / 2 + dc * s * 0.12, (s - 1) / 2 + dr * s * 0.12
     apart = s * 0.14
     eye, pupil = s * 0.09, s * 0.045
@@ -192,28 +178,16 @@ def replay_positions(grid: Grid, lurd: str, per: str = "push") -> list[tuple[fro
     """
     if per not in PER:
         raise ValueError(f"per must be one of {', '.join(PER)} (got {per!r})")
-    boxes, player, facing = set(grid.boxes), grid.player, "d"
-    out = [(frozenset(boxes), player, facing)]
+    lay = grid.layout
+    boxes, player = lay.boxes, lay.player
+    out = [(grid.boxes, grid.player, "d")]
     for i, ch in enumerate(lurd, 1):
-        step = STEP.get(ch.lower())
-        if step is None:
-            raise ValueError(f"move {i}: {ch!r} is not a LURD letter")
-        nxt = (player[0] + step[0], player[1] + step[1])
-        if nxt in grid.walls or nxt not in grid.floor:
-            raise ValueError(f"move {i} ({ch}): walks into a wall")
-        if nxt in boxes:
-            beyond = (nxt[0] + step[0], nxt[1] + step[1])
-            if not ch.isupper():
-                raise ValueError(f"move {i} ({ch}): walks into a box (a push must be uppercase)")
-            if beyond in grid.walls or beyond in boxes or beyond not in grid.floor:
-                raise ValueError(f"move {i} ({ch}): the box is blocked")
-            boxes.remove(nxt)
-            boxes.add(beyond)
-        elif ch.isupper():
-            raise ValueError(f"move {i} ({ch}): a push with no box to push")
-        player, facing = nxt, ch.lower()
-        if per == "move" or ch.isupper():
-            out.append((frozenset(boxes), player, facing))
+        moved = step(lay, boxes, player, ch)
+        if not isinstance(moved, Step):
+            raise ValueError(illegal(i, ch, moved))
+        boxes, player = moved.boxes, moved.player
+        if per == "move" or moved.pushed:
+            out.append((lay.cells(boxes), lay.cell(player), ch.lower()))
     return out
 
 

@@ -69,18 +69,11 @@ class LevelBoard(Widget):
 
 
 def _inside(g: SokobanGame) -> frozenset:
-    """Squares inside the walls (those the player's flood reaches), cached per game."""
+    """Squares inside the walls (the floor, and boxes and goals sealed off), cached per game."""
     cached = getattr(g, "_play_inside", None)
     if cached is None:
-        seen, stack = {g.start_player}, [g.start_player]
-        while stack:
-            r, c = stack.pop()
-            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                n = (r + dr, c + dc)
-                if 0 <= n[0] < g.height and 0 <= n[1] < g.width and n not in g.walls and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        cached = g._play_inside = frozenset(seen | g.start_boxes | g.goals)
+        lay = g.layout
+        cached = g._play_inside = lay.cells(lay.floor | lay.boxes | lay.goals)
     return cached
 
 
@@ -114,10 +107,7 @@ class SokobanApp(GameApp):
         return f"Moves  [b]{self.session.moves}[/b]\nPushes [b]{self.session.pushes}[/b]"
 
     def describe_move(self, move: str) -> str:
-        g = self.session
-        dr, dc = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}[move.lower()]
-        ahead = (g.player[0] + dr, g.player[1] + dc)
-        verb = "push the box" if ahead in g.boxes else "walk"
+        verb = "push the box" if move.isupper() else "walk"  # a plan's moves are LURD letters
         return f"{verb} {WORDS[move.lower()]} {ARROWS[move.lower()]}"
 
     def solved_message(self) -> str:

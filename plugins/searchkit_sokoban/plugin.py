@@ -1,4 +1,5 @@
-"""Registers the sokoban domain and the ``searchkit sokoban`` commands with searchkit."""
+"""Registers with searchkit the sokoban domain, its engines, the ``searchkit sokoban`` level
+commands (`level_commands`) and the game (``searchkit play sokoban``, `play_command`)."""
 
 from searchkit import hookimpl
 
@@ -12,7 +13,7 @@ def register_domains(register):
 
 @hookimpl
 def register_commands(cli):
-    from .commands import app
+    from .level_commands import app
 
     cli.add_typer(app, name="sokoban")
 

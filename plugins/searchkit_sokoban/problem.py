@@ -5,6 +5,10 @@ lowest square of the player's region (pushes mode), so walking is not a search s
 ``moves`` mode the player's square is exact (where the last push left it) and a push costs
 the walk to it plus one.  An action is ``(box_square, direction_index)``, enough for the
 LURD writer to replay it with walks found by breadth-first search.
+
+A push follows the rule of `rules.pushable` (all boxes at once, from the player's whole
+region); what is pruned is what `deadlocks.Pruning` says, the same detectors the game's
+deadlock warning asks.
 """
 
 from __future__ import annotations
@@ -13,11 +17,11 @@ from collections import deque
 from typing import NamedTuple
 
 from .board import DIRS, INF, Board, bits, flood
-from .corral import pi_corral_boxes
-from .deadlocks import freeze_deadlock
+from .deadlocks import Pruning
 from .goalroom import GoalRoom, Route
 from .heuristics import MATCHING, NEAREST, RowCosts
 from .packing import Packing
+from .rules import free_squares, pushable
 
 
 MAX_REGIONS = 1 << 19  # remembered child regions before starting afresh (~50 MB at most)
@@ -51,11 +55,6 @@ class SokobanProblem:
         self.h_name = heuristic
         self.disabled = disabled
         self.moves = optimize == "moves"
-        self.use_dead = "dead-squares" not in disabled
-        self.use_freeze = "freeze" not in disabled
-        self.prune_unmatched = "bipartite" not in disabled
-        # inward-first corral pruning keeps push-optimal solutions, not move-optimal ones
-        self.use_corral = "corral" not in disabled and not self.moves
         # tunnel macros (pushes mode): see `_through_tunnel`
         self.use_tunnels = tunnels and not self.moves
         # goal-room macros (pushes mode, guided searches): see `goalroom`
@@ -66,6 +65,10 @@ class SokobanProblem:
         rows = RowCosts(board, heuristic) if heuristic in (MATCHING, NEAREST) else None
         self._costs = rows.cost if rows is not None else None
         self._near = rows.near if rows is not None else None
+        # inward-first corral pruning keeps push-optimal solutions, not move-optimal ones;
+        # bipartite deadlocks are an infinite heuristic (the packing guide is infinite
+        # exactly when nearest-goal is, its bound here)
+        self.pruning = Pruning(board, disabled, corral=not self.moves, bipartite=rows is not None, bound=self._costs)
         if heuristic is None:
             self.heuristic = None  # the engines see "no heuristic"
             self.successors_with_h = None
@@ -108,6 +111,7 @@ class SokobanProblem:
         """Order the search by another plugin's ``state -> estimate`` (deadlocks still pruned)."""
         plain = self.successors
         self.heuristic = fn
+        self.pruning.bipartite = False  # the estimates come from ``successors``: no bound prunes
         self.successors_with_h = lambda state, _h: [(a, s, c, fn(s)) for a, s, c in plain(state)]
 
     # -- helpers ------------------------------------------------------------------------------
@@ -152,15 +156,14 @@ class SokobanProblem:
         o = board.offsets[k]
         axis = board.tunnel[k >> 1]
         back = k ^ 1
-        nearest, side_comp, is_goal = board.nearest, board.side_comp, board.is_goal
+        side_comp, is_goal = board.side_comp, board.is_goal
+        dead_after_push = self.pruning.dead_after_push
         count, cur = 1, dst
         while axis >> cur & 1 and not is_goal[cur]:
             nxt = cur + o
-            if not (target >> nxt & 1) or others >> nxt & 1:
+            if not pushable(1 << cur, 1 << (cur - o), target, o):  # target: free squares only
                 break
-            if self.use_dead and nearest[nxt][side_comp[nxt][back]] >= INF:
-                break
-            if self.use_freeze and freeze_deadlock(nxt, others | 1 << nxt, board):
+            if dead_after_push(nxt, side_comp[nxt][back], others | 1 << nxt) is not None:
                 break
             cur = nxt
             count += 1
@@ -174,14 +177,15 @@ class SokobanProblem:
         boxes, player = state
         w = board.width
         floor = board.floor
-        free = floor & ~boxes
+        free = free_squares(board, boxes)
         regions = self._regions
         reach = regions.pop(state, None)
         if reach is None:
             reach = flood(1 << player, free, w)
         if len(regions) >= MAX_REGIONS:
             regions.clear()
-        target = free & board.live if self.use_dead else free
+        pruning = self.pruning
+        target = free & board.live if pruning.dead_squares else free
         movable = boxes
         room = self.room
         entrance = -1
@@ -193,16 +197,16 @@ class SokobanProblem:
             settled = bool(reach & ~room.inside) and boxes & room.inside in room.settled
             if settled:
                 movable = boxes & ~room.inside
-        if self.use_corral and not settled:
-            barrier = pi_corral_boxes(board, boxes, reach, self.use_dead)
+        if pruning.corral and not settled:
+            barrier = pruning.corral_barrier(boxes, reach)
             if barrier is not None:
                 if not barrier:
                     return []  # a PI-corral nobody can enter
                 movable = barrier
-        nearest, side_comp, multi, compidx = board.nearest, board.side_comp, board.multi, board.compidx
-        use_dead, use_freeze = self.use_dead, self.use_freeze
+        side_comp, multi, compidx = board.side_comp, board.multi, board.compidx
+        dead_after_push = pruning.dead_after_push
         cost_of_keys = self._costs if want_h else None
-        prune = self.prune_unmatched
+        prune = pruning.bipartite
         packing = self.packing
         keeps_region = board.keeps_region
         box_list = bits(boxes) if want_h else None
@@ -226,20 +230,16 @@ class SokobanProblem:
             if routed is not None:
                 out.append(routed)  # the room's own boxes first, as planned (one more child)
         for k, o in enumerate(board.offsets):
-            if o > 0:
-                cand = (reach << o) & movable & (target >> o)
-            else:
-                cand = (reach >> -o) & movable & (target << -o)
+            cand = pushable(movable, reach, target, o)
             back = k ^ 1
             while cand:
                 low = cand & -cand
                 cand ^= low
                 src = low.bit_length() - 1
                 dst = src + o
-                if use_dead and nearest[dst][side_comp[dst][back]] >= INF:
-                    continue  # dead for this side of the box
+                side = side_comp[dst][back]
                 nboxes = boxes ^ low ^ (1 << dst)
-                if use_freeze and freeze_deadlock(dst, nboxes, board):
+                if dead_after_push(dst, side, nboxes) is not None:
                     continue
                 if dst == entrance:
                     steps = room.route(boxes, src, player)
@@ -254,9 +254,10 @@ class SokobanProblem:
                     if count > 1:
                         dst += (count - 1) * o
                         nboxes = boxes ^ low ^ (1 << dst)
+                        side = side_comp[dst][back]
                 h = 0
                 if quick:
-                    h = still + near_of[dst * 4 + side_comp[dst][back]]
+                    h = still + near_of[dst * 4 + side]
                     if not multi[src]:
                         h -= near_of[src * 4]
                     for x in cut_boxes:
@@ -270,7 +271,7 @@ class SokobanProblem:
                     keys = []
                     for x in box_list:
                         if x == src:
-                            keys.append(dst * 4 + side_comp[dst][back])
+                            keys.append(dst * 4 + side)
                         elif multi[x]:
                             keys.append(x * 4 + compidx[x][src])
                         else:
@@ -314,7 +315,7 @@ class SokobanProblem:
             keys = [x * 4 + board.comp_of(x, child[1]) for x in bits(boxes)]
             h = self._costs(keys) if self.packing is None else self.packing.cost(keys, boxes)
             if h >= INF:
-                if self.prune_unmatched:
+                if self.pruning.bipartite:
                     return None
                 h = INF
         return Route(steps, board.width), child, len(steps), h

@@ -1,4 +1,5 @@
-"""``searchkit sokoban ...``: write bundled or filed levels out, list a collection."""
+"""``searchkit sokoban ...``, the level-file commands: write bundled or filed levels out, list a
+collection.  (The game, ``searchkit play sokoban``, is `play_command`.)"""
 
 from __future__ import annotations
 
