@@ -7,10 +7,11 @@ import random
 import pytest
 
 from searchkit import Limits, greedy
-from searchkit_sokoban.board import Board
+from searchkit_sokoban import goalroom
+from searchkit_sokoban.board import Board, flood
 from searchkit_sokoban.domain import SokobanDomain
 from searchkit_sokoban.goalroom import GoalRoom, Route
-from searchkit_sokoban.levels import parse_level
+from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 from searchkit_sokoban.problem import SokobanProblem
 
@@ -153,3 +154,66 @@ def test_a_room_box_in_the_way_leaves_and_the_plan_still_replays():
     r = greedy(p, limits=Limits(timeout_s=20))
     assert r.solved and any(isinstance(a, Route) for a in r.actions)
     assert replay_lurd(b.level, to_lurd(b, r.actions)).pushes == r.cost
+
+
+def _play(board: Board, steps: tuple, boxes: int, player: int) -> int:
+    """``boxes`` after the pushes ``steps``, asserting each is legal (box there, square
+    beyond free, the player able to walk round to push it)."""
+    for sq, k in steps:
+        o = board.offsets[k]
+        free = board.floor & ~boxes
+        assert boxes >> sq & 1 and free >> (sq + o) & 1, (sq, k)
+        assert flood(1 << player, free, board.width) >> (sq - o) & 1, (sq, k)
+        boxes ^= (1 << sq) | (1 << (sq + o))
+        player = sq
+    return boxes
+
+
+def _boards_with_rooms() -> dict[str, Board]:
+    rng = random.Random(7)
+    boards = {name: Board(parse_level(_with_boxes(t, rng))) for name, t in zip(("row", "block", "inside"), TEMPLATES)}
+    levels = parse_levels(bundled_text("microban"), "microban")
+    boards.update({f"microban-{n}": Board(levels[n - 1]) for n in (10, 139, 141)})
+    return boards
+
+
+ROOM_BOARDS = _boards_with_rooms()
+
+
+@pytest.mark.parametrize("name", ROOM_BOARDS)
+def test_the_plan_replays_legally_and_fills_the_room(name):
+    """The prefix from the start, then each planned entry (a box pushed in from its square
+    outside, the player behind it) from what the room then holds, play box by box and end
+    with every goal filled; what each entry leaves is a settled room."""
+    board = ROOM_BOARDS[name]
+    room = GoalRoom(board)
+    assert room.active, name
+    e, inside = room.entrance, room.inside
+    boxes = _play(board, room.prefix, board.start_boxes & room.room, board.player_start) & inside
+    for _ in range(len(room.entries)):
+        if boxes == board.goals:
+            break
+        src, steps = next((src, steps) for (held, src), steps in room.entries.items() if held == boxes)
+        assert steps[0] == (src, board.offsets.index(e - src))  # it starts with the push onto the entrance
+        boxes = _play(board, steps, boxes | 1 << src, 2 * src - e) & inside
+        assert boxes in room.settled
+    assert boxes == board.goals
+
+
+def test_no_plan_when_a_goal_cannot_be_filled():
+    """The goal is round a corner at the end of a corridor: no box can be pushed onto it,
+    so the pull search runs out of states and the room gets no plan and no macros."""
+    b = Board(parse_level(" #####\n #. ##\n ## ##\n### ###\n#  $ @#\n#     #\n#######"))
+    room = GoalRoom(b)
+    assert room.entrance is not None and room.room == b.goals
+    assert not room.entries and not room.prefix and not room.settled and not room.active
+
+
+def test_the_plan_search_gives_up_at_its_state_limit(monkeypatch):
+    """Microban 141's plan takes a few thousand states: under a lower limit (checked every
+    thousand or so expansions) there is no plan."""
+    b = Board(parse_levels(bundled_text("microban"), "microban")[140])
+    assert GoalRoom(b).active
+    monkeypatch.setattr(goalroom, "MAX_PLAN_STATES", 500)
+    room = GoalRoom(b)
+    assert room.entrance is not None and not room.active and not room.entries

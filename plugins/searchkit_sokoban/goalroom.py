@@ -29,14 +29,15 @@ compare solvability with the plain search exhaustively on small goal-room levels
 
 from __future__ import annotations
 
-import heapq
 from collections import deque
 from typing import NamedTuple
+
+from searchkit import SOLVED, BestFirstSearch, Limits
 
 from .board import DIRS, bits, flood
 
 MAX_ROOM = 48  # squares; bigger rooms are not planned (the pull search would be slow)
-MAX_PLAN_STATES = 200_000
+MAX_PLAN_STATES = 200_000  # stored states of the pull search (`Limits.max_stored`: checked every 1024 expansions)
 
 
 class Route(NamedTuple):
@@ -107,69 +108,16 @@ class GoalRoom:
 
     # -- the backward plan ------------------------------------------------------------------
     def _plan(self, start_boxes: int) -> None:
-        board = self.board
-        w, offs, floor, e = board.width, board.offsets, board.floor, self.entrance
-        room = self.room
-        box_area = room | 1 << e
-        outside = [e + o for o in offs if floor >> (e + o) & 1 and not room >> (e + o) & 1]
-        # the player walks anywhere (the boxes outside are left out: `route` checks the walks)
-        area = floor
-        goals, player_start = board.goals, board.player_start
-        dist = _distances(board, e, box_area)
-        seen: dict[tuple[int, int, bool], tuple | None] = {}
-        heap: list = []
-        for comp in _components(area & ~goals, w):
-            key = (goals, comp & -comp, False)
-            seen[key] = None
-            heapq.heappush(heap, (_rank(goals, start_boxes, dist), goals, comp, False))
-        end = None
-        while heap and len(seen) < MAX_PLAN_STATES:
-            _r, boxes, region, entered = heapq.heappop(heap)
-            here = (boxes, region & -region, entered)
-            # done when only the boxes that start in the room are left, and the player is
-            # where it starts (or anywhere, when the room starts empty)
-            if boxes == start_boxes and (not start_boxes or region >> player_start & 1):
-                end = here
-                break
-            moves = []
-            for x in bits(boxes):
-                for k, o in enumerate(offs):
-                    stand, back = x + o, x + 2 * o
-                    if not (region >> stand & 1) or not (area >> back & 1) or boxes >> back & 1:
-                        continue
-                    if not (box_area >> stand & 1):
-                        continue
-                    nboxes = boxes ^ (1 << x) ^ (1 << stand)
-                    moves.append((nboxes, back, (stand, k ^ 1)))  # forwards: push stand -> x
-            if boxes >> e & 1:
-                for s in outside:
-                    pusher = 2 * s - e
-                    if region >> s & 1 and floor >> pusher & 1:
-                        moves.append((boxes ^ (1 << e), s, (s, offs.index(e - s), "entry")))
-            elif entered and region >> e & 1:
-                # a box that leaves: forwards, pushed from the entrance out to s (a room
-                # box in the way of the entries goes out and comes back in later).  Only
-                # just before an entry: the box on s must be moved on by the search before
-                # the next push, so a planned step ends with it
-                for s in outside:
-                    inner = 2 * e - s
-                    if room >> inner & 1 and not boxes >> inner & 1:
-                        moves.append((boxes | 1 << e, inner, (e, offs.index(s - e))))
-            for nboxes, at, step in moves:
-                nregion = flood(1 << at, area & ~nboxes, w)
-                nentered = len(step) == 3
-                key = (nboxes, nregion & -nregion, nentered)
-                if key not in seen:
-                    seen[key] = (here, step)
-                    heapq.heappush(heap, (_rank(nboxes, start_boxes, dist), nboxes, nregion, nentered))
-        if end is None:
+        board, e = self.board, self.entrance
+        offs, box_area = board.offsets, self.room | 1 << e
+        pulls = _PlanSearch(board, e, self.room, start_boxes)
+        search = BestFirstSearch(pulls, order=pulls.order, reopen=False, starts=pulls.roots(), name="goal-room plan",
+                                 limits=Limits(max_stored=MAX_PLAN_STATES))
+        search.step()
+        if search.status != SOLVED:
             return
+        forward = search.path()[0][::-1]  # the pulls run from the filled room back to the start
         # read the plan forwards: the steps from each entry up to the next one
-        forward = []
-        key = end
-        while seen[key] is not None:
-            key, step = seen[key]
-            forward.append(step)
         boxes = start_boxes
         current: list | None = None
         entry_key = None
@@ -190,6 +138,76 @@ class GoalRoom:
             self.entries.setdefault(entry_key, tuple(current))
             self.settled.add(boxes)
         self.prefix = tuple(prefix)
+
+
+class _PlanSearch:
+    """The plan's pull search as a `Problem` (searched greedily by `BestFirstSearch`).
+
+    A state is ``(boxes, region, entered)``: the boxes (room and entrance only), the
+    player's whole region of the floor around them (the boxes outside are left out: `route`
+    checks the walks), and whether the pull that led to it was an entry (forwards, a box
+    may leave only just before one).  The roots are the filled room with the player in
+    each part of the floor off goal; the goal, only the boxes that start in the room left,
+    where they start, with the player where it starts (or anywhere, when the room starts
+    empty).  An action is a forward push ``(square, direction)`` (``(square, direction,
+    "entry")`` for a box coming in), read backwards as a pull; every step costs 1.
+    ``order`` is `_rank` and then the state itself, so the order is total and no tie is
+    left to the queue.
+    """
+
+    def __init__(self, board, entrance: int, room: int, start_boxes: int):
+        self.board, self.entrance, self.room, self.start_boxes = board, entrance, room, start_boxes
+        e, offs, floor = entrance, board.offsets, board.floor
+        self.box_area = room | 1 << e
+        self.outside = [e + o for o in offs if floor >> (e + o) & 1 and not room >> (e + o) & 1]
+        self.dist = _distances(board, e, self.box_area)
+
+    def roots(self) -> list:
+        board = self.board
+        return [(board.goals, comp, False) for comp in _components(board.floor & ~board.goals, board.width)]
+
+    def initial_state(self) -> tuple:
+        return self.roots()[0]
+
+    def is_goal(self, state: tuple) -> bool:
+        boxes, region, _entered = state
+        start_boxes = self.start_boxes
+        return boxes == start_boxes and (not start_boxes or bool(region >> self.board.player_start & 1))
+
+    def order(self, _g, _h, state: tuple) -> tuple:
+        return (_rank(state[0], self.start_boxes, self.dist), *state)
+
+    def successors(self, state: tuple) -> list:
+        boxes, region, entered = state
+        board, e, room, box_area, outside = self.board, self.entrance, self.room, self.box_area, self.outside
+        w, offs, area = board.width, board.offsets, board.floor  # the player walks anywhere
+        out = []
+        for x in bits(boxes):
+            for k, o in enumerate(offs):
+                stand, back = x + o, x + 2 * o
+                if not (region >> stand & 1) or not (area >> back & 1) or boxes >> back & 1:
+                    continue
+                if not (box_area >> stand & 1):
+                    continue
+                nboxes = boxes ^ (1 << x) ^ (1 << stand)
+                # forwards: push stand -> x
+                out.append(((stand, k ^ 1), (nboxes, flood(1 << back, area & ~nboxes, w), False), 1))
+        if boxes >> e & 1:
+            nboxes = boxes ^ (1 << e)
+            for s in outside:
+                if region >> s & 1 and area >> (2 * s - e) & 1:  # the pusher's square is floor
+                    out.append(((s, offs.index(e - s), "entry"), (nboxes, flood(1 << s, area & ~nboxes, w), True), 1))
+        elif entered and region >> e & 1:
+            # a box that leaves: forwards, pushed from the entrance out to s (a room box in
+            # the way of the entries goes out and comes back in later).  Only just before
+            # an entry: the box on s must be moved on by the search before the next push,
+            # so a planned step ends with it
+            nboxes = boxes | 1 << e
+            for s in outside:
+                inner = 2 * e - s
+                if room >> inner & 1 and not boxes >> inner & 1:
+                    out.append(((e, offs.index(s - e)), (nboxes, flood(1 << inner, area & ~nboxes, w), False), 1))
+        return out
 
 
 def _rank(boxes: int, start_boxes: int, dist: dict) -> tuple[int, int]:
