@@ -42,14 +42,17 @@ class BestFirstSearch:
     The ordering is ``g_weight * g + h_weight * h`` (ties: lower ``h``, then lower ``g``,
     then first in first out) on a bucket queue, or with ``order(g, h, state)`` a tuple
     compared first, on a heap whose ties go first in first out or, with ``lifo``, newest
-    first.  ``reopen=False`` keeps the first path to each state; ``goal_on_generation``
-    tests children as they are made (no optimality promise); ``starts`` replaces the
-    problem's initial state by several roots.  A root whose heuristic is infinite is dead
-    and never queued.
+    first.  ``orders`` (several keys) keeps one heap per key, taking turns to give the next
+    state to expand, one closed list for all (alternation); a state that any key puts at
+    infinity is dead and never queued.  ``reopen=False`` keeps the first path to each
+    state; ``goal_on_generation`` tests children as they are made (no optimality promise);
+    ``starts`` replaces the problem's initial state by several roots.  A root whose
+    heuristic is infinite is dead and never queued.
     """
 
     def __init__(self, problem: Any, *, g_weight: float = 1, h_weight: float = 1,
-                 order: Callable[[Any, Any, Any], tuple] | None = None, reopen: bool = True,
+                 order: Callable[[Any, Any, Any], tuple] | None = None,
+                 orders: list[Callable[[Any, Any, Any], tuple]] | None = None, reopen: bool = True,
                  goal_on_generation: bool = False, lifo: bool = False, starts: Iterable[Any] | None = None,
                  name: str = "best-first", limits: Limits | None = None, observer: Observer | None = None):
         self.problem = problem
@@ -66,7 +69,14 @@ class BestFirstSearch:
         if lifo and order is None:
             gw, hw = self.g_weight, self.h_weight
             order = lambda g, h, _s: (gw * g + hw * h, h)  # noqa: E731
-        self.order = order
+        if orders is not None:
+            order = orders[0]
+            self.uses_h = h_fn is not None
+        self.order, self.orders = order, orders
+        # with several orders: one heap each, taken in turn; `heap` is the one whose turn it is
+        self.heaps: list | None = [[] for _ in orders] if orders is not None else None
+        self.turn = 0
+        self.settled: set | None = set() if orders is not None else None  # expanded, with several heaps
         self.reopen, self.goal_on_generation = reopen, goal_on_generation
         self.tie = -1 if lifo else 1  # heap entries: (*order, tie * seq, h, g, state)
         self.seq = 0
@@ -78,7 +88,7 @@ class BestFirstSearch:
         # the path is rebuilt from stored costs through predecessors when the problem has
         # them (one dictionary entry per state); otherwise parents are kept
         self.parents: dict | None = None if starts is None and can_search_backward(problem) else {}
-        self.heap: list | None = [] if order is not None else None
+        self.heap: list | None = self.heaps[0] if self.heaps is not None else [] if order is not None else None
         self.buckets: dict = {}
         self.keys: list = []
         self.spare: list = []  # emptied FIFOs, reused for new priorities
@@ -100,11 +110,15 @@ class BestFirstSearch:
 
     def _push(self, state: Any, g: Any, h: Any) -> None:
         """Queue a root."""
-        self.frontier += 1
-        if self.heap is not None:
+        if self.heaps is not None:
+            self.seq += 1
+            self.frontier += self._push_each(state, g, h, self.seq)
+        elif self.heap is not None:
+            self.frontier += 1
             self.seq += 1
             heappush(self.heap, (*self.order(g, h, state), self.tie * self.seq, h, g, state))
         else:
+            self.frontier += 1
             self._push_front((self.g_weight * g + self.h_weight * h, h, g), state)
 
     def _push_front(self, key: tuple, state: Any) -> None:
@@ -114,6 +128,25 @@ class BestFirstSearch:
             bucket = self.buckets[key] = deque()
             heappush(self.keys, key)
         bucket.appendleft(state)
+
+    def _push_each(self, state: Any, g: Any, h: Any, seq: int) -> int:
+        """Queue ``state`` on every heap (several orders); 1, or 0 when it is dead."""
+        keys = [order(g, h, state) for order in self.orders]
+        if any(key[0] == INF for key in keys):
+            return 0
+        tail = (self.tie * seq, h, g, state)
+        for heap, key in zip(self.heaps, keys):
+            heappush(heap, (*key, *tail))
+        return 1
+
+    def _next_heap(self) -> list:
+        """The next heap in turn that holds entries (an empty one when none does)."""
+        heaps, k = self.heaps, len(self.heaps)
+        for _ in range(k):
+            self.turn = self.turn + 1 if self.turn + 1 < k else 0
+            if heaps[self.turn]:
+                break
+        return heaps[self.turn]
 
     @property
     def done(self) -> bool:
@@ -126,7 +159,7 @@ class BestFirstSearch:
         run, problem = self.run, self.problem
         succ, is_goal, observer, uses_h = self.succ, problem.is_goal, run.observer, self.uses_h
         g_of, parents, buckets, keys, spare = self.g_of, self.parents, self.buckets, self.keys, self.spare
-        heap, order, tie, seq = self.heap, self.order, self.tie, self.seq
+        heap, order, tie, seq, settled = self.heap, self.order, self.tie, self.seq, self.settled
         g_weight, h_weight, reopen, on_generation = self.g_weight, self.h_weight, self.reopen, self.goal_on_generation
         expanded, generated, duplicates, reopened = self.expanded, self.generated, self.duplicates, self.reopened
         frontier, max_frontier = self.frontier, self.max_frontier
@@ -149,7 +182,11 @@ class BestFirstSearch:
                 state = key[-1]
             frontier -= 1
             g = key[2] if heap is None else key[-2]
-            if g_of[state] != g:  # stale: a cheaper entry for this state came first
+            if g_of[state] != g or (settled is not None and state in settled):  # stale: a cheaper entry
+                if settled is not None:  # (or, with several heaps, one expanded from another)
+                    frontier += 1  # the frontier counts states: only the entry expanded leaves it
+                    if not heap:
+                        heap = self._next_heap()
                 continue
             h = key[1] if heap is None else key[-3]
             if not on_generation and is_goal(state):
@@ -164,13 +201,15 @@ class BestFirstSearch:
                     frontier += 1
                     paused = True
                     if heap is not None:
-                        heappush(heap, key)  # its old entry: the same place in the order
+                        heappush(heap, key)  # its old entry: the same place in the order (and turn)
                     else:
                         self._push_front(key, state)
                     break
                 next_check = run.next_check if stop_at is None or run.next_check < stop_at else stop_at
             expanded += 1
             g_of[state] = -g  # expanded: negative, so a later cheaper path is known to reopen it
+            if settled is not None:
+                settled.add(state)
             if observer is not None:
                 observer.expand(state, g, h if uses_h else None)
             for action, child, cost, ch in succ(state, h):
@@ -199,11 +238,15 @@ class BestFirstSearch:
                 if on_generation and is_goal(child):
                     status, goal = SOLVED, child
                     break
-                frontier += 1
                 if heap is not None:
                     seq += 1
-                    heappush(heap, (*order(cg, ch, child), tie * seq, ch, cg, child))
+                    if settled is None:
+                        frontier += 1
+                        heappush(heap, (*order(cg, ch, child), tie * seq, ch, cg, child))
+                    else:
+                        frontier += self._push_each(child, cg, ch, seq)
                     continue
+                frontier += 1
                 ckey = (g_weight * cg + h_weight * ch, ch, cg)
                 b = buckets.get(ckey)
                 if b is None:
@@ -214,10 +257,12 @@ class BestFirstSearch:
                 max_frontier = frontier
             if goal is not None:
                 break
+            if settled is not None:
+                heap = self._next_heap()
 
         if status is None and not paused:
             status = NO_SOLUTION
-        self.status, self.goal, self.seq = status, goal, seq
+        self.status, self.goal, self.seq, self.heap = status, goal, seq, heap
         self.expanded, self.generated, self.duplicates, self.reopened = expanded, generated, duplicates, reopened
         self.frontier, self.max_frontier = frontier, max_frontier
         return status is not None
