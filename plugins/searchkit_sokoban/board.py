@@ -52,6 +52,16 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def square_char(i: int, goals: int, boxes: int, player: int | None) -> str:
+    """The level-file character of floor square ``i`` in a position."""
+    goal = goals >> i & 1
+    if boxes >> i & 1:
+        return BOX_GOAL if goal else BOX
+    if i == player:
+        return PLAYER_GOAL if goal else PLAYER
+    return GOAL if goal else " "
+
+
 @dataclass(frozen=True)
 class Layout:
     """A level's squares as bit sets: ``walls`` (``#``), ``floor`` (the squares the player
@@ -97,15 +107,7 @@ class Layout:
         for r in range(self.height):
             line = []
             for i in range(r * self.width, (r + 1) * self.width):
-                goal = self.goals >> i & 1
-                if self.walls >> i & 1:
-                    line.append(WALL)
-                elif boxes >> i & 1:
-                    line.append(BOX_GOAL if goal else BOX)
-                elif i == player:
-                    line.append(PLAYER_GOAL if goal else PLAYER)
-                else:
-                    line.append(GOAL if goal else " ")
+                line.append(WALL if self.walls >> i & 1 else square_char(i, self.goals, boxes, player))
             out.append("".join(line))
         return out
 
@@ -293,13 +295,7 @@ class Board:
                 if not self.floor >> i & 1:
                     out.append(ch if ch in (WALL, BOX_GOAL) else " ")
                     continue
-                goal = self.goals >> i & 1
-                if boxes >> i & 1:
-                    out.append(BOX_GOAL if goal else BOX)
-                elif i == player:
-                    out.append(PLAYER_GOAL if goal else PLAYER)
-                else:
-                    out.append(GOAL if goal else " ")
+                out.append(square_char(i, self.goals, boxes, player))
             lines.append("".join(out).rstrip())
         return lines
 
