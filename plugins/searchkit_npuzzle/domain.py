@@ -57,7 +57,8 @@ class NPuzzleDomain(Domain):
             engine = FAST_ENGINE if FAST_ENGINE in engines() else "idastar"
             return engine, "pdb-663" if "pdb-663" in self.heuristics else "linear-conflict", {}
         if (width, height) == (5, 5) and "pdb-55554" in self.heuristics:
-            from .fastida import WIDA_MAX_WEIGHT, WIDA_WEIGHT, compiled_kernel_available
+            from .compiled import compiled_kernel_available
+            from .fastida import WIDA_MAX_WEIGHT, WIDA_WEIGHT
 
             if WIDA_ENGINE in engines() and compiled_kernel_available():
                 return WIDA_ENGINE, "pdb-55554", {"weight": WIDA_WEIGHT, "max_weight": WIDA_MAX_WEIGHT}

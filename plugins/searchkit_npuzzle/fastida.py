@@ -31,27 +31,13 @@ from typing import Any, Callable
 
 from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Observer, Result, Run, astar, idastar
 
-DIRS = "UDLR"  # direction d's opposite is d ^ 1
-SLICE = 1 << 18  # nodes the compiled kernel expands between two limit checks
-DISABLE_ENV = "SEARCHKIT_NO_NUMBA"  # set to 1 to force the pure-Python search
+from .blank_paths import DIRS, finish, neighbours
+from .compiled import DISABLE_ENV, compiled_kernel_available
+
 ESCALATE_NODES = 1 << 22  # expansions (~0.6 s compiled) before npuzzle-wida raises its weight
 WEIGHT_STEP = 0.5  # how much it raises it by
 WIDA_MAX_WEIGHT = 2.5  # the 5x5 default's ceiling (configs/npuzzle24-random.toml: every seed under 2 s)
 WIDA_WEIGHT = 1.5  # npuzzle-wida's default: 1.16x optimal, every Korf 24-puzzle under 1 s (configs/npuzzle24.toml)
-
-
-def neighbours(width: int, height: int) -> list[list[tuple[int, int]]]:
-    """Per blank cell: (direction index, cell the blank moves to), in U, D, L, R order."""
-    out = []
-    for b in range(width * height):
-        r, c = divmod(b, width)
-        moves = []
-        for d, (ok, p) in enumerate(((r > 0, b - width), (r < height - 1, b + width), (c > 0, b - 1),
-                                     (c < width - 1, b + 1))):
-            if ok:
-                moves.append((d, p))
-        out.append(moves)
-    return out
 
 
 # -- incremental heuristics for the Python search --------------------------------------------------
@@ -214,14 +200,6 @@ def npuzzle_wida(problem: Any, *, weight: float = WIDA_WEIGHT, max_weight: float
         budget *= 2
 
 
-def compiled_kernel_available() -> bool:
-    """Whether `kernel_numba` can run here (numba installed, not disabled) - found without
-    importing numba, which takes a while."""
-    from importlib.util import find_spec
-
-    return not os.environ.get(DISABLE_ENV) and find_spec("numba") is not None
-
-
 def warm_up_kernel() -> None:
     """Load (or compile) `kernel_numba` once, e.g. in a benchmark's parent process; nothing
     when it cannot run here."""
@@ -369,22 +347,3 @@ class _PySearch:
             self.expanded = expanded
             self.generated += generated
         return found, best_next[0]
-
-
-def finish(problem: Any, run: Run, status: str, path: list[int] | None = None, **counts: int) -> Result:
-    """The run's Result: a solved path of direction indices replayed into states, or a failure."""
-    if status != SOLVED:
-        return run.result(status, **counts)
-    board = list(problem.start)
-    blank = board.index(0)
-    w = problem.width
-    step = (-w, w, -1, 1)
-    states = [problem.encode(tuple(board))]
-    for d in path or ():
-        nb = blank + step[d]
-        board[blank], board[nb] = board[nb], 0
-        blank = nb
-        states.append(problem.encode(tuple(board)))
-    depth = len(states)  # the path is all a depth-first search stores
-    return run.result(SOLVED, ([DIRS[d] for d in path or ()], states, depth - 1), stored=depth, max_frontier=depth,
-                      **counts)

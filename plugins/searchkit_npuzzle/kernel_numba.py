@@ -16,7 +16,9 @@ from numba import njit
 
 from searchkit import LIMIT, NO_SOLUTION, SOLVED, Run
 
-from .fastida import SLICE, finish, neighbours
+from .blank_paths import finish, neighbours
+
+SLICE = 1 << 18  # nodes the kernel expands between two limit checks
 
 # indices into the scalar array ``sc``
 BLANK, DEPTH, BOUND, NEXT_BOUND, EXPANDED, GENERATED = range(6)

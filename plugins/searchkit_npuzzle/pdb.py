@@ -369,7 +369,7 @@ def build_group(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int
 def group_builder(n: int, groups: tuple[tuple[int, ...], ...], name: str) -> Callable[..., np.ndarray]:
     """`build_group`'s signature: the compiled builder when numba is here, else numpy's;
     InputError when a group is beyond the one available."""
-    from .fastida import compiled_kernel_available
+    from .compiled import compiled_kernel_available
 
     if compiled_kernel_available():
         try:
