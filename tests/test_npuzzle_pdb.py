@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchkit import InputError
-from searchkit_npuzzle import pdb, pdb_cache
+from searchkit_npuzzle import pdb
+from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.board import random_board
 from searchkit_npuzzle.problem import NPuzzleProblem
 

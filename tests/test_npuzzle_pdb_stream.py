@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 
 from searchkit import InputError, replay
-from searchkit_npuzzle import fastida, pdb, pdb_cache
+from searchkit_npuzzle import fastida, pdb
+from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.board import make_goal
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
 
 pytest.importorskip("numba")
-from searchkit_npuzzle import pdb_stream  # noqa: E402
+from searchkit_npuzzle.pdb import build_stream as pdb_stream  # noqa: E402
 
 BLANK_FIRST3 = tuple(range(9))
 BLANK_LAST3 = tuple(range(1, 9)) + (0,)

@@ -65,7 +65,8 @@ def build(partition: PartitionOpt = "6-6-3", goal: GoalOpt = "blank-last", size:
 def info(partition: Annotated[Optional[str], typer.Option("--partition", "-p", help="check this one only")] = None,
          goal: GoalOpt = "blank-last", size: SizeOpt = None, cache_dir: CacheOpt = None):
     """List the cached pattern databases; with --partition, check that one file (exit 2 if unusable)."""
-    from . import pdb, pdb_cache
+    from . import pdb
+    from .pdb import cache as pdb_cache
 
     directory = pdb_cache.cache_dir(cache_dir)
     if partition is None:

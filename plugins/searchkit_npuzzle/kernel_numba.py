@@ -232,7 +232,7 @@ class Search:
         self.flat, self.offs = db.flat(sparse=self.kind == PDB)
         keys, mkeys = db.keys(pos, ranked=self.kind == COMPACT)
         if self.kind == COMPACT:
-            from .pdb import rank_factors
+            from .pdb.ranking import rank_factors
 
             width = max(len(g) for g in db.groups)
             self.gsize = np.array([len(g) for g in db.groups], dtype=np.int64)
