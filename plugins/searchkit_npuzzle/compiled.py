@@ -1,6 +1,6 @@
 """Whether the compiled n-puzzle code (numba) can run here, found without importing it.
 
-The IDA* engines (`fastida`) and the pattern-database builder (`pdb`) both choose their
+The IDA* engines (`fastida`) and the pattern-database builder (`pdb.build`) both choose their
 compiled path by it; importing numba itself takes a while, so only its presence is checked.
 """
 

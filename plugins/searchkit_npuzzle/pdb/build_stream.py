@@ -1,6 +1,6 @@
 """A compiled pattern-database builder that holds a few bits per abstract state.
 
-`pdb.build_group` (numpy) keeps one byte per abstract state, the group's tile cells *and*
+`build.build_group` (numpy) keeps one byte per abstract state, the group's tile cells *and*
 the blank's cell: 4.2e9 bytes for the 15-puzzle's 8-tile group, more than this machine
 should give a build.  This builder (numba, so only with ``searchkit[fast]``) indexes by the
 tiles' placement alone and keeps, per placement, three small bitmasks over the cells left
@@ -14,7 +14,7 @@ so instead of queueing them the builder floods the blank's connected region of f
 with bitboard shifts when it expands a placement; every cell of that region is at the same
 depth.  Depths are processed in increasing order by scanning the frontier array, so the
 first depth at which a placement is expanded is its table entry - the minimum over the
-blank's cells - and equals what `pdb.build_group` computes (tested on small groups).
+blank's cells - and equals what `build.build_group` computes (tested on small groups).
 """
 
 from __future__ import annotations
@@ -145,9 +145,9 @@ def bytes_needed(n: int, k: int) -> int:
 
 def build_group_stream(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int, ...],
                        bar=None) -> np.ndarray:
-    """The table of one group, indexed like `pdb.build_group`'s (rank of the tiles' cells).
+    """The table of one group, indexed like `build.build_group`'s (rank of the tiles' cells).
 
-    ``bar``: an object with ``update(done, info)`` (`pdb._Progress`), or None.
+    ``bar``: an object with ``update(done, info)`` (`build._Progress`), or None.
     """
     n, k = width * height, len(tiles)
     if n > 62:
