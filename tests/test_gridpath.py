@@ -303,6 +303,41 @@ def test_jps_honours_limits_and_reports_stats(gridpath):
     assert stopped.status == "limit" and stopped.stats.limit_reason == "nodes"
 
 
+def test_jps_is_the_core_search_with_its_events_and_exact_costs(gridpath):
+    """JPS runs on BestFirstSearch: the core's event kinds, events matching the statistics,
+    progress at limit checks; and its jump costs add up exactly, so equal paths tie."""
+    import random
+
+    from searchkit import Observer
+
+    from searchkit_gridpath.movingai import parse_map
+    from searchkit_gridpath.problem import GridProblem
+
+    class Log(Observer):
+        def __init__(self):
+            self.expanded, self.kinds = 0, []
+
+        def expand(self, state, g, h):
+            self.expanded += 1
+
+        def generate(self, parent, action, child, g, h, kind):
+            self.kinds.append(kind)
+
+    rng = random.Random(7)
+    rows = ["".join("@" if rng.random() < 0.2 else "." for _ in range(80)) for _ in range(80)]
+    grid = parse_map(["type octile", "height 80", "width 80", "map", *rows], "random.map")
+    free = [(x, y) for y in range(80) for x in range(80) if grid.passable(x, y)]
+    for _ in range(10):
+        start, goal = rng.sample(free, 2)
+        log = Log()
+        result = gridpath.jps.jps(GridProblem(grid, start, goal), observer=log)
+        assert set(log.kinds) <= {"new", "duplicate", "improved", "reopened"}
+        assert (log.expanded, len(log.kinds)) == (result.stats.expanded, result.stats.generated)
+        assert result.stats.reopened == 0  # octile is consistent and the costs are exact
+    d = gridpath.jps.DIAGONAL
+    assert abs(d - SQRT2) < 1e-9 and (3 * d + 1) + d == (d + 1) + 3 * d  # exact in any order
+
+
 def npuzzle_distances(width: int, height: int):
     """Every state's true distance to the goal, by breadth-first search from it."""
     from searchkit.solving import prepare

@@ -273,12 +273,15 @@ class BestFirstSearch:
             return path_from_parents(self.problem, self.parents, self.goal)
         return path_from_costs(self.problem, self.g_of, self.start, self.goal)
 
+    def counters(self) -> dict[str, int]:
+        """The statistics so far, as `Run.result` takes them."""
+        return {"expanded": self.expanded, "generated": self.generated, "duplicates": self.duplicates,
+                "reopened": self.reopened, "max_frontier": self.max_frontier, "stored": len(self.g_of)}
+
     def result(self) -> Result:
         """The search's `Result` so far (``limit`` while it is not over)."""
         status = self.status or LIMIT
-        return self.run.result(status, self.path() if status == SOLVED else None, expanded=self.expanded,
-                               generated=self.generated, duplicates=self.duplicates, reopened=self.reopened,
-                               max_frontier=self.max_frontier, stored=len(self.g_of))
+        return self.run.result(status, self.path() if status == SOLVED else None, **self.counters())
 
 
 def best_first(problem: Any, *, g_weight: float = 1, h_weight: float = 1, reopen: bool = True,
