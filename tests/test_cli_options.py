@@ -20,6 +20,7 @@ import typer
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app
+from searchkit.plugins import domains
 from searchkit.errors import InputError
 
 ROOT = Path(__file__).parents[1]
@@ -339,7 +340,12 @@ def listed_options() -> set[tuple[str, str]]:
                 found.add((" ".join(path), name))
 
     walk(typer.main.get_command(build_app()), [])
-    return found
+    # the project's own commands and plugins: a separately installed plugin (the tutorial's
+    # gridpath, say) brings commands this table does not describe
+    return {(command, option) for command, option in found if not set(command.split()) & OTHER_DOMAINS}
+
+
+OTHER_DOMAINS = set(domains()) - {"npuzzle", "sokoban"}
 
 
 def test_every_option_is_covered():
