@@ -11,6 +11,7 @@ import pytest
 from searchkit import InputError, replay
 from searchkit_npuzzle import fastida, pdb
 from searchkit_npuzzle.pdb import cache as pdb_cache
+from searchkit_npuzzle.pdb import database as pdb_database
 from searchkit_npuzzle.board import make_goal
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
@@ -79,7 +80,7 @@ def test_rank_indexed_lookups_search_like_base_n_ones(monkeypatch):
         _drop_views()
         base_n = fastida.npuzzle_idastar(problem)
         with monkeypatch.context() as m:
-            m.setattr(pdb, "SPARSE_LIMIT", 1)
+            m.setattr(pdb_database, "SPARSE_LIMIT", 1)  # where `sparse()` reads it
             _drop_views()
             ranked = fastida.npuzzle_idastar(problem)
         replay(problem, ranked)
@@ -98,7 +99,7 @@ def test_rank_indexed_weighted_search_on_a_blank_last_goal(monkeypatch):
     _drop_views()
     expected = [fastida.npuzzle_wida(p, weight=1.5) for p in problems]
     with monkeypatch.context() as m:
-        m.setattr(pdb, "SPARSE_LIMIT", 1)
+        m.setattr(pdb_database, "SPARSE_LIMIT", 1)  # where `sparse()` reads it
         _drop_views()
         got = [fastida.npuzzle_wida(p, weight=1.5) for p in problems]
     _drop_views()
