@@ -338,6 +338,128 @@ def test_jps_is_the_core_search_with_its_events_and_exact_costs(gridpath):
     assert abs(d - SQRT2) < 1e-9 and (3 * d + 1) + d == (d + 1) + 3 * d  # exact in any order
 
 
+def random_grid(rng: random.Random, w: int, h: int, density: float):
+    from searchkit_gridpath.movingai import parse_map
+
+    rows = random_rows(rng, w, h, density)
+    return rows, parse_map(["type octile", f"height {h}", f"width {w}", "map", *rows], "r.map")
+
+
+def test_jps_costs_what_astar_costs_on_random_grids(gridpath):
+    """JPS against A* with the octile heuristic (admissible, so its cost is optimal) on 50
+    seeded random grids with obstacles: the same cost, a path of single steps that
+    searchkit's replay accepts, and (solvable or not) the same answer."""
+    from searchkit import astar
+
+    from searchkit_gridpath.problem import DIRECTION, GridProblem, octile
+
+    rng = random.Random(2024)
+    solved = 0
+    for trial in range(50):
+        w, h = rng.randint(5, 40), rng.randint(5, 40)
+        rows, grid = random_grid(rng, w, h, rng.choice([0.1, 0.2, 0.3, 0.4]))
+        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] != "@"]
+        start, goal = rng.sample(free, 2)
+        reference = GridProblem(grid, start, goal, 8)
+        reference.use_heuristic(octile)
+        want = astar(reference)
+        problem = GridProblem(grid, start, goal, 8)
+        got = gridpath.jps.jps(problem)
+        assert got.status == want.status, (trial, rows, start, goal)
+        if not got.solved:
+            continue
+        solved += 1
+        assert got.cost == pytest.approx(want.cost, abs=1e-9), (trial, rows, start, goal)
+        assert replay(problem, got) == pytest.approx(got.cost, abs=1e-9)
+        assert set(got.actions) <= set(DIRECTION) and len(got.states) == len(got.actions) + 1
+        cells = [problem.xy(c) for c in got.states]
+        assert cells[0] == start and cells[-1] == goal
+        assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in itertools.pairwise(cells))
+    assert solved >= 30
+
+
+def sealed_map():
+    """A 150x150 random map whose goal is walled in: JPS visits every reachable jump point."""
+    from searchkit_gridpath.movingai import parse_map
+    from searchkit_gridpath.problem import GridProblem
+
+    rng = random.Random(3)
+    rows = [list(row) for row in random_rows(rng, 150, 150, 0.2)]
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            rows[140 + dy][140 + dx] = "@" if dx or dy else "."
+    rows[5][5] = "."
+    grid = parse_map(["type octile", "height 150", "width 150", "map", *("".join(r) for r in rows)], "sealed.map")
+    return lambda: GridProblem(grid, (5, 5), (140, 140))
+
+
+def test_jps_limits_stop_it_with_status_limit(gridpath):
+    """Every kind of limit stops JPS with status "limit", the reason and the statistics so
+    far (the core's checks: nodes exactly, the others at its periodic check)."""
+    from searchkit import Limits
+
+    jps, problem = gridpath.jps.jps, sealed_map()
+    unlimited = jps(problem())
+    assert unlimited.status == "no-solution" and unlimited.stats.expanded > 2048
+    for limits, reason, expanded in [
+        (Limits(max_expanded=1), "nodes", 1),
+        (Limits(max_expanded=700), "nodes", 700),
+        (Limits(max_stored=10), "memory", 1024),
+        (Limits(timeout_s=0), "time", 1024),
+    ]:
+        result = jps(problem(), limits=limits)
+        assert result.status == "limit" and not result.solved and not result.actions and result.cost is None, limits
+        assert result.stats.limit_reason == reason and result.stats.expanded == expanded, limits
+        assert 0 < result.stats.generated and 0 < result.stats.stored <= unlimited.stats.stored
+    interrupted = Limits()
+    interrupted.interrupt.set()
+    assert jps(problem(), limits=interrupted).stats.limit_reason == "interrupted"
+
+
+def test_jps_observer_hears_the_core_events(gridpath):
+    """An observer sees the core's events: the core's generation kinds only ("improved" for
+    an open jump point reached more cheaply, never "reopened": octile is consistent and
+    the costs exact), one expand per expansion, grid directions as actions, and progress
+    at the core's periodic checks."""
+    from searchkit import Observer
+
+    from searchkit_gridpath.problem import DIRECTION, GridProblem
+
+    class Log(Observer):
+        def __init__(self):
+            self.expanded, self.checks = 0, []
+            self.kinds: dict[str, int] = {}
+            self.actions = set()
+
+        def expand(self, state, g, h):
+            self.expanded += 1
+
+        def generate(self, parent, action, child, g, h, kind):
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
+            self.actions.add(action)
+
+        def progress(self, expanded, generated, best):
+            self.checks.append(expanded)
+
+    rng = random.Random(5)
+    kinds: dict[str, int] = {}
+    for _ in range(40):
+        w, h = rng.randint(10, 60), rng.randint(10, 60)
+        rows, grid = random_grid(rng, w, h, rng.choice([0.1, 0.2, 0.3]))
+        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] != "@"]
+        start, goal = rng.sample(free, 2)
+        log = Log()
+        result = gridpath.jps.jps(GridProblem(grid, start, goal), observer=log)
+        assert log.expanded == result.stats.expanded and sum(log.kinds.values()) == result.stats.generated
+        assert log.actions <= set(DIRECTION)
+        for kind, n in log.kinds.items():
+            kinds[kind] = kinds.get(kind, 0) + n
+    assert set(kinds) == {"new", "duplicate", "improved"}, kinds
+    log = Log()
+    result = gridpath.jps.jps(sealed_map()(), observer=log)
+    assert log.checks == [1024 * k for k in range(1, result.stats.expanded // 1024 + 1)]
+
+
 def npuzzle_distances(width: int, height: int):
     """Every state's true distance to the goal, by breadth-first search from it."""
     from searchkit.solving import prepare
