@@ -2,11 +2,27 @@
 
 from .atomic import atomic_path, write_atomic
 from .domain import Domain, Heuristic, Instance, Param
-from .engines import (BestFirstSearch, EngineInfo, EngineParam, Run, alternation, astar, backward, best_first, bfs,
-                      bidirectional_bfs, dfs, dijkstra, greedy, iddfs, idastar, portfolio)
+from .engines import (
+                      BestFirstSearch,
+                      EngineInfo,
+                      EngineParam,
+                      Run,
+                      alternation,
+                      astar,
+                      backward,
+                      best_first,
+                      bfs,
+                      bidirectional_bfs,
+                      dfs,
+                      dijkstra,
+                      greedy,
+                      idastar,
+                      iddfs,
+                      portfolio,
+)
 from .engines.backward import Reversed, backward_search, forward_path
-from .engines.portfolio import check_portfolio
 from .engines.paths import path_from_links, path_from_parents
+from .engines.portfolio import check_portfolio
 from .errors import InputError
 from .hookspecs import hookimpl
 from .limits import Limits

@@ -13,8 +13,9 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -56,7 +57,7 @@ class Progress(Observer):
         self.start = time.perf_counter()
         self.last = 0.0
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         self.status.__enter__()
         return self
 
@@ -84,7 +85,7 @@ class _Interrupt:
         self.limits.interrupt.set()
         signal.signal(signal.SIGINT, self.previous)  # a second Ctrl-C stops at once
 
-    def __enter__(self) -> "_Interrupt":
+    def __enter__(self) -> _Interrupt:
         try:
             self.previous = signal.signal(signal.SIGINT, self._handle)
         except ValueError:  # not the main thread (e.g. inside a test runner's thread)

@@ -50,7 +50,7 @@ class Limits:
             if value is not None and not value >= 0:  # also refuses NaN, which no clock reaches
                 raise ValueError(f"{name} must not be negative (got {value})")
 
-    def guard(self) -> "Guard":
+    def guard(self) -> Guard:
         return Guard(self)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")

@@ -24,8 +24,9 @@ from __future__ import annotations
 import heapq
 import math
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .domain import Domain, Heuristic
 from .errors import InputError

@@ -20,8 +20,8 @@ import typer
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app
-from searchkit.plugins import domains
 from searchkit.errors import InputError
+from searchkit.plugins import domains
 
 ROOT = Path(__file__).parents[1]
 CLI = [sys.executable, "-c", "from searchkit.cli import main; main()"]

@@ -15,11 +15,11 @@ import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from registry import GENERIC_ENGINES, PARAMS, missing_examples, run, usable
 
 import searchkit
 from searchkit import LIMIT, NO_SOLUTION, SOLVED, GraphProblem, InputError, Limits, replay, solve
 from searchkit.plugins import engines
-from registry import GENERIC_ENGINES, PARAMS, missing_examples, run, usable
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # what the registry promises, with each engine's example parameters: the oracle holds every
@@ -66,7 +66,7 @@ class Case:
             best = d if best is None else min(best, d)
         return best
 
-    def forward_problem(self, h: dict | None = None) -> "ForwardOnly":
+    def forward_problem(self, h: dict | None = None) -> ForwardOnly:
         return ForwardOnly(self.problem(h))
 
     def to_goal(self) -> dict:

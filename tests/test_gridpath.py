@@ -254,11 +254,11 @@ def test_bad_options_and_cli_exit_code(installed, gridpath, tmp_path):
 # -- the engine and the heuristics, against the oracle -----------------------------------------------
 
 def test_jps_and_astar_are_optimal_on_random_maps(gridpath):
-    from searchkit import astar
-
     from searchkit_gridpath.jps import jps
     from searchkit_gridpath.movingai import parse_map
     from searchkit_gridpath.problem import GridProblem, euclidean, octile
+
+    from searchkit import astar
 
     rng = random.Random(7)
     checked = 0
@@ -289,10 +289,10 @@ def test_jps_and_astar_are_optimal_on_random_maps(gridpath):
 
 
 def test_jps_honours_limits_and_reports_stats(gridpath):
-    from searchkit import Limits
-
     from searchkit_gridpath.movingai import parse_map
     from searchkit_gridpath.problem import GridProblem
+
+    from searchkit import Limits
 
     rows = ["." * 60] * 60
     grid = parse_map(["type octile", "height 60", "width 60", "map", *rows], "open.map")
@@ -308,10 +308,10 @@ def test_jps_is_the_core_search_with_its_events_and_exact_costs(gridpath):
     progress at limit checks; and its jump costs add up exactly, so equal paths tie."""
     import random
 
-    from searchkit import Observer
-
     from searchkit_gridpath.movingai import parse_map
     from searchkit_gridpath.problem import GridProblem
+
+    from searchkit import Observer
 
     class Log(Observer):
         def __init__(self):
@@ -349,9 +349,9 @@ def test_jps_costs_what_astar_costs_on_random_grids(gridpath):
     """JPS against A* with the octile heuristic (admissible, so its cost is optimal) on 50
     seeded random grids with obstacles: the same cost, a path of single steps that
     searchkit's replay accepts, and (solvable or not) the same answer."""
-    from searchkit import astar
-
     from searchkit_gridpath.problem import DIRECTION, GridProblem, octile
+
+    from searchkit import astar
 
     rng = random.Random(2024)
     solved = 0
@@ -421,9 +421,9 @@ def test_jps_observer_hears_the_core_events(gridpath):
     an open jump point reached more cheaply, never "reopened": octile is consistent and
     the costs exact), one expand per expansion, grid directions as actions, and progress
     at the core's periodic checks."""
-    from searchkit import Observer
-
     from searchkit_gridpath.problem import DIRECTION, GridProblem
+
+    from searchkit import Observer
 
     class Log(Observer):
         def __init__(self):

@@ -10,12 +10,12 @@ import threading
 import time
 
 import pytest
+from registry import GENERIC_ENGINES as ENGINES
+from registry import run
 
 from searchkit import LIMIT, SOLVED, GraphProblem, Limits
 from searchkit.limits import CHECK_EVERY
 
-from registry import GENERIC_ENGINES as ENGINES
-from registry import run
 WATCHDOG_S = 10.0  # far above any expected run: only a search that ignores its limits gets here
 
 

@@ -7,13 +7,13 @@ import random
 from collections import deque
 
 import pytest
-
-from searchkit import InputError, Limits, replay
-from searchkit.solving import execute, prepare
 from searchkit_npuzzle.board import is_solvable, make_goal, parse_size, random_board, scrambled_board
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.heuristics import BUILTIN
 from searchkit_npuzzle.problem import NPuzzleProblem
+
+from searchkit import InputError, Limits, replay
+from searchkit.solving import execute, prepare
 
 
 def reachable(width: int, height: int, goal: tuple) -> set:

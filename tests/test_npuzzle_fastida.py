@@ -7,13 +7,13 @@ import random
 from pathlib import Path
 
 import pytest
-
-from searchkit import Limits, Observer, astar, replay
 from searchkit_npuzzle import fastida
-from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.board import random_board, scrambled_board
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
+from searchkit_npuzzle.pdb import cache as pdb_cache
+
+from searchkit import Limits, Observer, astar, replay
 
 try:
     import numba  # noqa: F401

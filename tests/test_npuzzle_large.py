@@ -7,16 +7,16 @@ import random
 from pathlib import Path
 
 import pytest
-
-from searchkit import InputError, Limits
-from searchkit.solving import execute, prepare
 from searchkit_npuzzle import fastida, pdb
-from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.board import is_solvable, scrambled_board
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF24_GOAL, load_korf24
+from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.pdb.packed import packed_lookups
 from searchkit_npuzzle.problem import NPuzzleProblem
+
+from searchkit import InputError, Limits
+from searchkit.solving import execute, prepare
 
 ROOT = Path(__file__).resolve().parents[1]
 # cheap to build (a 3-tile group over 25 cells has 303,600 abstract states), so the normal

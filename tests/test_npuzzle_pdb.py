@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from searchkit_npuzzle import pdb
+from searchkit_npuzzle.board import random_board
+from searchkit_npuzzle.pdb import cache as pdb_cache
+from searchkit_npuzzle.problem import NPuzzleProblem
 
 from searchkit import InputError
-from searchkit_npuzzle import pdb
-from searchkit_npuzzle.pdb import cache as pdb_cache
-from searchkit_npuzzle.board import random_board
-from searchkit_npuzzle.problem import NPuzzleProblem
 
 GOAL3 = tuple(range(9))  # blank first
 GOAL3_LAST = tuple(range(1, 9)) + (0,)

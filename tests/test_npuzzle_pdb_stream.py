@@ -7,14 +7,14 @@ import random
 
 import numpy as np
 import pytest
-
-from searchkit import InputError, replay
 from searchkit_npuzzle import fastida, pdb
-from searchkit_npuzzle.pdb import cache as pdb_cache
-from searchkit_npuzzle.pdb import database as pdb_database
 from searchkit_npuzzle.board import make_goal
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
+from searchkit_npuzzle.pdb import cache as pdb_cache
+from searchkit_npuzzle.pdb import database as pdb_database
+
+from searchkit import InputError, replay
 
 pytest.importorskip("numba")
 from searchkit_npuzzle.pdb import build_stream as pdb_stream  # noqa: E402

@@ -8,13 +8,13 @@ import random
 from fractions import Fraction
 
 import pytest
-
-from searchkit import Limits, astar, bfs, replay
 from searchkit_npuzzle import fastida
-from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.board import random_board, scrambled_board
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF24_GOAL
+from searchkit_npuzzle.pdb import cache as pdb_cache
+
+from searchkit import Limits, astar, bfs, replay
 
 GOAL3 = tuple(range(1, 9)) + (0,)
 GOAL4 = tuple(range(1, 16)) + (0,)

@@ -12,13 +12,12 @@ from collections import Counter as Tally
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from registry import GENERIC_ENGINES, run
 
 import searchkit
 from searchkit import GraphProblem, Limits, Observer, solve
 from searchkit.limits import CHECK_EVERY
 from searchkit.observer import Observers
-
-from registry import GENERIC_ENGINES, run
 
 
 class Recorder(Observer):

@@ -12,13 +12,20 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFile, ImageOps, ImageSequence
+from searchkit_npuzzle import picture
+from searchkit_npuzzle.picture import (
+    END_PAUSE_MS,
+    MOVE_MS,
+    START_MS,
+    PictureBoard,
+    default_picture,
+    load_picture,
+    tile_side,
+)
 from typer.testing import CliRunner
 
 from searchkit import InputError
 from searchkit.cli import build_app
-from searchkit_npuzzle import picture
-from searchkit_npuzzle.picture import (END_PAUSE_MS, MOVE_MS, START_MS, PictureBoard, default_picture,
-                                       load_picture, tile_side)
 
 runner = CliRunner()
 

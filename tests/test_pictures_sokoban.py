@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageChops, ImageSequence
-
-from searchkit import InputError
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.lurd import replay_lurd
-from searchkit_sokoban.picture import (CELL, END_PAUSE_MS, MOVE_MS, PUSH_MS, START_MS, board_picture, grid_of,
-                                       render_board, replay_positions, solution_frames, write_outputs)
+from searchkit_sokoban.picture import (
+    CELL,
+    END_PAUSE_MS,
+    MOVE_MS,
+    PUSH_MS,
+    START_MS,
+    board_picture,
+    grid_of,
+    render_board,
+    replay_positions,
+    solution_frames,
+    write_outputs,
+)
+
+from searchkit import InputError
 
 LEVEL = """\
   ####

@@ -10,13 +10,13 @@ import random
 
 import pytest
 from PIL import Image
+from searchkit_npuzzle.game import NPuzzleGame
+from searchkit_npuzzle.play_app import NPuzzleApp
+from searchkit_sokoban.play_app import SokobanApp
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app
 from searchkit.play import autosave_path, write_save
-from searchkit_npuzzle.game import NPuzzleGame
-from searchkit_npuzzle.play_app import NPuzzleApp
-from searchkit_sokoban.play_app import SokobanApp
 
 
 @pytest.fixture(autouse=True)

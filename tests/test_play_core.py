@@ -11,8 +11,18 @@ from typing import Any
 import pytest
 
 from searchkit import InputError, solve
-from searchkit.play import (FORMAT, VERSION, Clock, GameSession, SaveData, SolverRunner, autosave_path, format_time,
-                            read_save, write_save)
+from searchkit.play import (
+    FORMAT,
+    VERSION,
+    Clock,
+    GameSession,
+    SaveData,
+    SolverRunner,
+    autosave_path,
+    format_time,
+    read_save,
+    write_save,
+)
 
 
 class Line(GameSession):

@@ -7,11 +7,11 @@ import json
 import random
 
 import pytest
+from searchkit_npuzzle.board import is_solvable
+from searchkit_npuzzle.game import NPuzzleGame, goal_with_blank, parse_blank
 
 from searchkit import InputError, Limits
 from searchkit.play import ProgressObserver, SaveData, autosave_path, read_save, write_save
-from searchkit_npuzzle.board import is_solvable
-from searchkit_npuzzle.game import NPuzzleGame, goal_with_blank, parse_blank
 
 
 @pytest.fixture(autouse=True)
@@ -89,8 +89,9 @@ def test_hints_are_optimal_up_to_4x4_and_good_beyond():
     g = NPuzzleGame.new(3, "first", random.Random(3))
     plan = g.solve_task()(Limits(timeout_s=30), ProgressObserver())
     assert plan.found and plan.quality == "optimal"
-    from searchkit import bfs
     from searchkit_npuzzle.problem import NPuzzleProblem
+
+    from searchkit import bfs
 
     assert len(plan.moves) == bfs(NPuzzleProblem(3, 3, tuple(g.board), g.goal)).cost
     for m in plan.moves:

@@ -6,14 +6,14 @@ import asyncio
 import random
 
 import pytest
-
-from searchkit import InputError, Limits
-from searchkit.play import ProgressObserver, SaveData, autosave_path, read_save, write_save
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.game import SokobanGame
 from searchkit_sokoban.levels import load_level, parse_level, parse_levels
 from searchkit_sokoban.problem import SokobanProblem
 from searchkit_sokoban.rules import step
+
+from searchkit import InputError, Limits
+from searchkit.play import ProgressObserver, SaveData, autosave_path, read_save, write_save
 
 ROOM = """\
 #######

@@ -13,8 +13,16 @@ from typer.testing import CliRunner
 
 from searchkit import InputError
 from searchkit.bench.command import plot
-from searchkit.bench.plots import (cactus, geometric_mean_ratio, load_results, nodes_cost, plot_results,
-                                   series_names, speedup, speedup_points)
+from searchkit.bench.plots import (
+    cactus,
+    geometric_mean_ratio,
+    load_results,
+    nodes_cost,
+    plot_results,
+    series_names,
+    speedup,
+    speedup_points,
+)
 
 MAGIC = {".png": b"\x89PNG", ".svg": b"<?xml", ".pdf": b"%PDF"}
 

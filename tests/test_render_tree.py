@@ -23,8 +23,8 @@ from searchkit import (
     dfs,
     dijkstra,
     greedy,
-    iddfs,
     idastar,
+    iddfs,
 )
 from searchkit.render import TreeRecorder, save_tree, tidy_layout
 

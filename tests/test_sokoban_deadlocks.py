@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-
 from searchkit_sokoban.board import DIRS, INF, Board, bits, flood
 from searchkit_sokoban.corral import pi_corral_boxes
 from searchkit_sokoban.deadlocks import CORRAL, DETECTORS, freeze_deadlock, parse_disabled

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from searchkit_sokoban.engines import sokoban_alternation, sokoban_portfolio
+from searchkit_sokoban.levels import parse_level
 
 from searchkit import InputError, Limits, greedy, make_problem, portfolio
 from searchkit.solving import execute, prepare
-from searchkit_sokoban.engines import sokoban_alternation, sokoban_portfolio
-from searchkit_sokoban.levels import parse_level
 
 
 def problem(level: str, heuristic: str = "nearest-goal", **options):

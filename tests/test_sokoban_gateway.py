@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-
-from searchkit import Limits
-from searchkit.solving import execute, prepare
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.gateway import find_gateway
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.problem import SokobanProblem
+
+from searchkit import Limits
+from searchkit.solving import execute, prepare
 
 LEVELS = [
     "#######\n#@    #\n# $$  #\n#  .. #\n#     #\n#######",

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from searchkit import Limits, greedy
 from searchkit_sokoban import goalroom
 from searchkit_sokoban.board import Board, flood
 from searchkit_sokoban.domain import SokobanDomain
@@ -14,6 +12,8 @@ from searchkit_sokoban.goalroom import GoalRoom, Route
 from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 from searchkit_sokoban.problem import SokobanProblem
+
+from searchkit import Limits, greedy
 
 # goals down a dead-end row: the far goal must be filled first
 ROW_ROOM = """\

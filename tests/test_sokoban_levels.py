@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from searchkit_sokoban.levels import bundled_text, expand_row, load_level, parse_level, parse_levels, select
 
 from searchkit import InputError
-from searchkit_sokoban.levels import bundled_text, expand_row, load_level, parse_level, parse_levels, select
 
 SIMPLE = "#####\n#@$.#\n#####\n"
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
-from searchkit import BestFirstSearch, Limits, backward_search, forward_path, greedy
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 from searchkit_sokoban.problem import SokobanProblem
 from searchkit_sokoban.pull import PullProblem
+
+from searchkit import BestFirstSearch, Limits, backward_search, forward_path, greedy
 
 TINY = [
     "#######\n#@    #\n# $$  #\n#  .. #\n#     #\n#######",

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from searchkit_sokoban.board import DIRS, Board, Layout, bits, flood
 from searchkit_sokoban.game import SokobanGame
 from searchkit_sokoban.goalroom import expand_route
@@ -14,8 +13,19 @@ from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.lurd import replay_lurd
 from searchkit_sokoban.picture import grid_of, replay_positions
 from searchkit_sokoban.problem import SokobanProblem
-from searchkit_sokoban.rules import (BLOCKED, INTO_BOX, INTO_WALL, NO_BOX, NOT_A_LETTER, Step, free_squares,
-                                     illegal, pushable, step, unstep)
+from searchkit_sokoban.rules import (
+    BLOCKED,
+    INTO_BOX,
+    INTO_WALL,
+    NO_BOX,
+    NOT_A_LETTER,
+    Step,
+    free_squares,
+    illegal,
+    pushable,
+    step,
+    unstep,
+)
 
 MICROBAN = parse_levels(bundled_text("microban"))
 LEVEL = """\

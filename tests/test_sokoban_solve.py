@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from searchkit_sokoban.levels import parse_level
+from searchkit_sokoban.lurd import replay_lurd
 from typer.testing import CliRunner
 
 from searchkit import Limits
 from searchkit.cli import build_app
 from searchkit.plugins import get_domain
 from searchkit.solving import execute, prepare
-from searchkit_sokoban.levels import parse_level
-from searchkit_sokoban.lurd import replay_lurd
 
 runner = CliRunner()
 LIMITS = Limits(timeout_s=20)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from searchkit import Limits, dijkstra, greedy
 from searchkit_sokoban.board import Board, bits
 from searchkit_sokoban.levels import parse_level
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 from searchkit_sokoban.problem import SokobanProblem
+
+from searchkit import Limits, dijkstra, greedy
 
 CORRIDOR = """\
 ###########

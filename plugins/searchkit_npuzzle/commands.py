@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -21,7 +21,7 @@ def _goal(spec: str, width: int, height: int) -> tuple[int, ...]:
     return make_goal(spec, width, height)
 
 
-def _size(partition: str, size: Optional[str]) -> tuple[int, int]:
+def _size(partition: str, size: str | None) -> tuple[int, int]:
     from .board import parse_size
     from .pdb import PARTITIONS
 
@@ -40,8 +40,8 @@ PartitionOpt = Annotated[str, typer.Option("--partition", "-p",
                                                 "searchkit[fast]), pdb-8 (3x3), pdb-55554 (5x5), or groups "
                                                 "like '1,2,3/4,5,6,7,8/...'")]
 GoalOpt = Annotated[str, typer.Option("--goal", help="blank-last or blank-first (Korf)")]
-SizeOpt = Annotated[Optional[str], typer.Option("--size", "-n", help="board size (default: the partition's)")]
-CacheOpt = Annotated[Optional[Path], typer.Option("--cache-dir", help="cache directory (default: "
+SizeOpt = Annotated[str | None, typer.Option("--size", "-n", help="board size (default: the partition's)")]
+CacheOpt = Annotated[Path | None, typer.Option("--cache-dir", help="cache directory (default: "
                                                   "$SEARCHKIT_CACHE_DIR, else the user cache dir)")]
 
 
@@ -62,7 +62,7 @@ def build(partition: PartitionOpt = "6-6-3", goal: GoalOpt = "blank-last", size:
                f"{time.perf_counter() - started:.1f}s -> {path}")
 
 
-def info(partition: Annotated[Optional[str], typer.Option("--partition", "-p", help="check this one only")] = None,
+def info(partition: Annotated[str | None, typer.Option("--partition", "-p", help="check this one only")] = None,
          goal: GoalOpt = "blank-last", size: SizeOpt = None, cache_dir: CacheOpt = None):
     """List the cached pattern databases; with --partition, check that one file (exit 2 if unusable)."""
     from . import pdb

@@ -9,8 +9,16 @@ from typing import Any
 from searchkit import Domain, Heuristic, InputError, Instance, Param, Result
 
 from . import heuristics
-from .board import (check_board, format_board, is_solvable, make_goal, parse_size, parse_tiles, random_board,
-                    scrambled_board)
+from .board import (
+    check_board,
+    format_board,
+    is_solvable,
+    make_goal,
+    parse_size,
+    parse_tiles,
+    random_board,
+    scrambled_board,
+)
 from .problem import NPuzzleProblem
 
 FAST_ENGINE = "npuzzle-idastar"

@@ -23,11 +23,13 @@ Python and returns the same path and counts, only slower.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Observer, Result, Run, astar, idastar
 
@@ -58,7 +60,6 @@ def _manhattan(problem: Any, board: list[int]) -> tuple[int, Callable[[int, int,
 
 
 def _linear_conflict(problem: Any, board: list[int]) -> tuple[int, Callable[[int, int, int], int]]:
-    from functools import lru_cache
 
     w, hgt = problem.width, problem.height
     goal_pos = problem.goal_pos
@@ -67,7 +68,7 @@ def _linear_conflict(problem: Any, board: list[int]) -> tuple[int, Callable[[int
     cols = [[r * w + c for r in range(hgt)] for c in range(w)]
 
     def line_value(is_row: bool, fixed: int):
-        @lru_cache(maxsize=None)
+        @functools.cache
         def value(tiles: tuple[int, ...]) -> int:
             order = [goal_pos[t] % w if is_row else goal_pos[t] // w for t in tiles
                      if t and (goal_pos[t] // w if is_row else goal_pos[t] % w) == fixed]

@@ -78,7 +78,7 @@ class NPuzzleGame(GameSession):
     # -- making games ---------------------------------------------------------------------
     @classmethod
     def new(cls, size: int = 3, blank: str | int | None = "last", rng: random.Random | None = None,
-            height: int | None = None) -> "NPuzzleGame":
+            height: int | None = None) -> NPuzzleGame:
         """A shuffled game: a random walk of n*n*10 moves from the goal (always solvable)."""
         width, height = size, height or size
         _check_side(width)
@@ -158,7 +158,7 @@ class NPuzzleGame(GameSession):
         return list(self.board)
 
     @classmethod
-    def from_params(cls, params: dict[str, Any], start: Any) -> "NPuzzleGame":
+    def from_params(cls, params: dict[str, Any], start: Any) -> NPuzzleGame:
         width, height = params.get("width"), params.get("height")
         for name, side in (("width", width), ("height", height)):
             if isinstance(side, bool) or not isinstance(side, int):

@@ -7,7 +7,7 @@ delta and linear conflicts change only in the two lines the tile leaves and ente
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from searchkit import Heuristic
 
@@ -75,7 +75,7 @@ def attach_linear_conflict(problem: NPuzzleProblem) -> None:
         is_row = index < hgt
         fixed = index if is_row else index - hgt
 
-        @lru_cache(maxsize=None)
+        @cache
         def value(tiles: tuple[int, ...]) -> int:
             order = []
             for t in tiles:

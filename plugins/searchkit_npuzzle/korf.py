@@ -7,14 +7,14 @@ home is cell k); see the attribution at the top of ``data/korf100.txt`` and ``da
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 KORF_GOAL = tuple(range(16))
 KORF24_GOAL = tuple(range(25))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parse(file: str, cells: int, count: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     text = resources.files(__package__).joinpath(f"data/{file}").read_text(encoding="utf-8")
     out = []

@@ -16,9 +16,10 @@ import math
 import random
 import struct
 import warnings
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from PIL import ExifTags, Image, ImageDraw, ImageFilter, ImageFont, ImageOps, UnidentifiedImageError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -16,10 +16,10 @@ PLAY_SIDES = (2, 3, 4, 5)  # what fits a terminal and what the keys 3/4/5 switch
 def play(
     size: Annotated[int, typer.Option("--size", "-n", help="board side: 3, 4 or 5 (2 for a warm-up)")] = 3,
     blank: Annotated[str, typer.Option("--blank", help="the blank's goal cell: last, first, center, 1..n or ROW,COL")] = "last",
-    image: Annotated[Optional[Path], typer.Option("--image", help="picture to cut into tiles (default: a built-in one)")] = None,
+    image: Annotated[Path | None, typer.Option("--image", help="picture to cut into tiles (default: a built-in one)")] = None,
     numbers: Annotated[bool, typer.Option("--numbers", help="start with numbered tiles instead of the picture")] = False,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="random seed for the shuffles")] = None,
-    load: Annotated[Optional[Path], typer.Option("--load", help="continue a saved game")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="random seed for the shuffles")] = None,
+    load: Annotated[Path | None, typer.Option("--load", help="continue a saved game")] = None,
     new: Annotated[bool, typer.Option("--new", help="do not offer to resume the autosave")] = False,
 ) -> None:
     """Play the sliding-tile puzzle: arrows or h j k l slide a tile, ? hints, g gives up."""

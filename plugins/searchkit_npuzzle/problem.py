@@ -9,7 +9,7 @@ Actions are the directions the blank moves: U, D, L, R.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .board import format_board
 

@@ -9,10 +9,10 @@ from searchkit import Domain, Heuristic, InputError, Instance, Param
 
 from .board import Board
 from .deadlocks import DETECTORS, parse_disabled
+from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
 from .levels import Level, load_level, read_source
 from .lurd import replay_lurd, to_lurd
-from .gateway import GATEWAY_BUDGET
 from .problem import SokobanProblem
 from .pull import PULL, PullProblem
 

@@ -114,7 +114,7 @@ class SokobanGame(GameSession):
         return self.rows()
 
     @classmethod
-    def from_params(cls, params: dict[str, Any], start: Any) -> "SokobanGame":
+    def from_params(cls, params: dict[str, Any], start: Any) -> SokobanGame:
         if not isinstance(start, list) or not start or not all(isinstance(r, str) for r in start):
             raise InputError("the start position is not a list of board rows")
         level = parse_level("\n".join(start) + "\n", "the saved level")

@@ -4,7 +4,7 @@ collection.  (The game, ``searchkit play sokoban``, is `play_command`.)"""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -31,8 +31,8 @@ def level_file_text(levels: list[Level], collection: str | None) -> str:
 @app.command()
 def export(
     source: Annotated[str, typer.Argument(help="bundled level or set (microban:11, microban) or a level file")],
-    level: Annotated[Optional[str], typer.Option("--level", help="level number or title")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="file to write (default: stdout)")] = None,
+    level: Annotated[str | None, typer.Option("--level", help="level number or title")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="file to write (default: stdout)")] = None,
 ) -> None:
     """Write a level (or a whole collection) in the standard text format."""
     levels, picked, label = read_source(source)

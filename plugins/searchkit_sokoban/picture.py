@@ -10,9 +10,10 @@ dozen colours, so a GIF stores it exactly.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from PIL import Image, ImageDraw
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 
 def play(
     level_file: Annotated[str, typer.Argument(help="level file or bundled set, e.g. microban or microban:11")] = "microban",
-    level: Annotated[Optional[str], typer.Option("--level", help="level of a collection: number or title (default 1)")] = None,
-    load: Annotated[Optional[Path], typer.Option("--load", help="continue a saved game")] = None,
+    level: Annotated[str | None, typer.Option("--level", help="level of a collection: number or title (default 1)")] = None,
+    load: Annotated[Path | None, typer.Option("--load", help="continue a saved game")] = None,
     new: Annotated[bool, typer.Option("--new", help="do not offer to resume the autosave")] = False,
 ) -> None:
     """Play Sokoban: arrows or h j k l walk and push, ? hints, g gives up, [ ] change level."""

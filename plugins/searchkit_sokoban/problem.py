@@ -23,7 +23,6 @@ from .heuristics import MATCHING, NEAREST, RowCosts
 from .packing import Packing
 from .rules import free_squares, pushable
 
-
 MAX_REGIONS = 1 << 19  # remembered child regions before starting afresh (~50 MB at most)
 
 

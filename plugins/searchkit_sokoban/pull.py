@@ -37,7 +37,6 @@ from .board import INF, bits, flood
 from .gateway import find_gateway
 from .problem import MAX_REGIONS, Push, SokobanProblem
 
-
 PULL = "pull"  # the name composite engines give this problem (``backward:pull``)
 
 

@@ -19,10 +19,10 @@ from heapq import heappop, heappush
 from typing import Any
 
 from ..engines import EngineInfo
+from ..engines.paths import path_from_links
 from ..errors import InputError
 from ..limits import Limits
 from ..observer import Observer
-from ..engines.paths import path_from_links
 from ..problem import successors_with_h
 from ..result import NO_SOLUTION, SOLVED, Result, Stats
 

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,21 +18,21 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 def bench(
     suite: Annotated[Path, typer.Argument(help="Suite file (TOML), e.g. configs/engines15.toml.",
                                           show_default=False)],
-    output: Annotated[Optional[Path], typer.Option(
+    output: Annotated[Path | None, typer.Option(
         "-o", "--output", help="Write results here as JSON Lines, a line per run as it finishes.")] = None,
-    jobs: Annotated[Optional[int], typer.Option(
+    jobs: Annotated[int | None, typer.Option(
         "-j", "--jobs", min=1, help="Worker processes (default: the CPU count).")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Keep the --output file and skip the runs it already holds.")] = False,
-    select: Annotated[Optional[str], typer.Option(
+    select: Annotated[str | None, typer.Option(
         "--select", help="Instances to run, 1-based, e.g. \"1-10,15\" (overrides the suite).")] = None,
-    timeout: Annotated[Optional[float], typer.Option(
+    timeout: Annotated[float | None, typer.Option(
         "--timeout", help="Per-instance time limit in seconds (overrides the suite).")] = None,
     json_out: Annotated[bool, typer.Option(
         "--json", help="Print one JSON document (summary and records) on stdout.")] = False,
     executor: Annotated[str, typer.Option(
         "--executor", help="Where the runs go: local (a process pool here) or dask (an existing cluster).")] = "local",
-    scheduler: Annotated[Optional[str], typer.Option(
+    scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="The Dask scheduler's address for --executor dask, e.g. tcp://10.0.0.5:8786.")] = None,
 ) -> None:
     """Run a benchmark suite: every configuration on every instance, each in its own process.
@@ -102,12 +102,12 @@ def plot(
     kind: Annotated[str, typer.Option(
         "-k", "--kind", help="cactus (solved vs time), nodes-cost (nodes vs cost) or speedup (A vs B).")] = "cactus",
     metric: Annotated[str, typer.Option("--metric", help="time or nodes (cactus and speedup).")] = "time",
-    pair: Annotated[Optional[str], typer.Option(
+    pair: Annotated[str | None, typer.Option(
         "--pair", help="The two configurations of a speedup plot, \"A,B\" (default: the first two).")] = None,
-    configs: Annotated[Optional[str], typer.Option(
+    configs: Annotated[str | None, typer.Option(
         "--configs", help="Only these configurations, comma-separated, in this order.")] = None,
-    suite: Annotated[Optional[str], typer.Option("--suite", help="Only the records of this suite.")] = None,
-    title: Annotated[Optional[str], typer.Option("--title", help="The picture's title.")] = None,
+    suite: Annotated[str | None, typer.Option("--suite", help="Only the records of this suite.")] = None,
+    title: Annotated[str | None, typer.Option("--title", help="The picture's title.")] = None,
 ) -> None:
     """Draw a solver-comparison picture from bench results: a cactus plot, nodes vs cost, or
     a per-instance speed-up scatter of two configurations (log-log, with the diagonal)."""

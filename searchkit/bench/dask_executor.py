@@ -18,7 +18,8 @@ Dask is an optional extra: ``pip install "searchkit[dask]"``.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..errors import InputError
 from .watch import POLL_S, Watch, run_one

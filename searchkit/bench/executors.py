@@ -8,7 +8,8 @@ every task in its own watched child process, so the limits are the same wherever
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator, Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 from ..errors import InputError
 from .watch import Watch, Watcher

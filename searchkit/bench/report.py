@@ -7,7 +7,8 @@ summary); the rest of this module only draws them with rich.
 from __future__ import annotations
 
 import statistics
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -103,7 +104,7 @@ class Display:
         self.w_config = max(6, *(len(n) for n in names))
         self.w_instance = min(24, max(8, *(len(i.name) for i in suite.instances))) if suite.instances else 8
 
-    def __enter__(self) -> "Display":
+    def __enter__(self) -> Display:
         if self.progress is not None:
             self.progress.start()
         return self

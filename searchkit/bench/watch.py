@@ -21,9 +21,10 @@ import subprocess
 import sys
 import time
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing import connection
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..limits import current_rss_bytes
 from .worker import ERROR, LIMIT, Task, failure_record, run_task

@@ -119,9 +119,8 @@ def run_task(task: Task, send) -> None:
         started = True
         rss_before = current_rss_bytes()
         peak_before = _peak_rss()
-        from ..solving import execute
-
         from ..observer import Observer
+        from ..solving import execute
 
         observer = Observer() if task.config.observer == "null" else None
         result = execute(job, task.limits.to_limits(), observer)

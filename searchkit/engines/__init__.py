@@ -9,8 +9,9 @@ runs from the same description and refuses a combination that cannot work before
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import InputError
 from ..problem import preserves_optimality
@@ -20,7 +21,7 @@ from .backward import backward
 from .bestfirst import BestFirstSearch, astar, best_first, dijkstra, greedy
 from .bidirectional import bidirectional_bfs
 from .breadth import bfs
-from .depthfirst import dfs, iddfs, idastar
+from .depthfirst import dfs, idastar, iddfs
 from .portfolio import check_portfolio, portfolio
 from .run import Run
 

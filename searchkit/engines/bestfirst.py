@@ -23,8 +23,9 @@ for new priorities rather than allocated afresh.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 from heapq import heappop, heappush
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..limits import Limits
 from ..observer import Observer

@@ -24,8 +24,9 @@ unsolvability only when that member's problem prunes no solution.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter, process_time
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import InputError
 from ..limits import Limits

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import InputError
 from .saves import SaveData
@@ -95,7 +96,7 @@ class GameSession:
         raise NotImplementedError
 
     @classmethod
-    def from_params(cls, params: dict[str, Any], start: Any) -> "GameSession":
+    def from_params(cls, params: dict[str, Any], start: Any) -> GameSession:
         """A game at ``start``; raise InputError when either is not valid."""
         raise NotImplementedError
 
@@ -162,7 +163,7 @@ class GameSession:
                         list(self.future), self.clock.elapsed, self.hints)
 
     @classmethod
-    def from_save(cls, data: SaveData, where: str = "save file") -> "GameSession":
+    def from_save(cls, data: SaveData, where: str = "save file") -> GameSession:
         """Rebuild a saved game by replaying its history; InputError if anything disagrees."""
         if data.domain != cls.domain:
             raise InputError(f"{where} is a {data.domain} game, not a {cls.domain} one")

@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 

@@ -18,7 +18,8 @@ is red.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .colors import CMAP, MUTED, color_key, node_colors, value_range
 from .layout import tidy_layout

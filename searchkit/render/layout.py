@@ -10,7 +10,8 @@ room than an expanded node).  Cost: O(nodes x depth).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def tidy_layout(graph: Any, size: Callable[[Any], float] | None = None, tree_gap: float = 2.0,

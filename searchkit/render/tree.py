@@ -30,7 +30,8 @@ is found the siblings after it are counted in ``Stats.generated`` but never repo
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import InputError
 from ..observer import Observer

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from math import perm
-from typing import Callable
 
 import numpy as np
 
@@ -20,7 +20,6 @@ from searchkit import InputError
 from ..compiled import compiled_kernel_available
 from .database import UNSEEN
 from .ranking import rank, rank_factors, rank_rows, unrank
-
 
 PENDING = 254  # reached at the current depth through a free move, not expanded yet
 CHUNK = 1 << 20  # abstract states expanded per numpy batch (bounds temporary memory)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from searchkit import atomic_path
 
 MAGIC = b"SEARCHKIT-PDB 1\n"

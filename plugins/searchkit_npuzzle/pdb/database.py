@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from .partitions import mirror_maps
 from .ranking import place_values, rank_one, sparse_index
-
 
 SPARSE_LIMIT = 1 << 26  # largest n**k table the incremental (base-n index) lookups use
 UNSEEN = 255  # distance of a placement the build never reached

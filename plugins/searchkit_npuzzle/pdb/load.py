@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from math import perm
 from pathlib import Path
-from typing import Callable
 
 from searchkit import Heuristic, InputError
 
@@ -16,7 +16,6 @@ from .build import group_builder
 from .database import PatternDatabase
 from .packed import packed_lookups
 from .partitions import PARTITIONS, Partition, check_partition, goal_groups
-
 
 _LOADED: dict[tuple, PatternDatabase] = {}
 

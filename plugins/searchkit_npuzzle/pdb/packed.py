@@ -14,7 +14,8 @@ parent's keys and looks up just the two entries that changed.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 CELLS_PER_CHUNK = 2  # cells per table: 2**(2 * bits) entries each (1024 on the 24-puzzle)
 

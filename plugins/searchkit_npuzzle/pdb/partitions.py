@@ -7,8 +7,8 @@ board symmetry, and `mirror_maps` gives the reflection used for a second lookup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from searchkit import InputError
 

@@ -13,7 +13,6 @@ from math import perm
 import numpy as np
 
 
-
 def rank_factors(n: int, k: int) -> np.ndarray:
     """Place values of the lexicographic rank of k distinct cells out of n."""
     return np.array([perm(n - 1 - i, k - 1 - i) for i in range(k)], dtype=np.int64)

@@ -15,7 +15,8 @@ It needs nothing of the n-puzzle plugin's code: only what its problem offers any
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from searchkit import Heuristic
 

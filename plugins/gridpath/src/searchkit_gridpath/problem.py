@@ -28,7 +28,7 @@ class GridProblem:
         self.width, self.height = grid.width, grid.height
         self.stride = stride = grid.width + 2
         free = bytearray(stride * (grid.height + 2))
-        for y, row in enumerate(grid.rows):
+        for y, _row in enumerate(grid.rows):
             base = (y + 1) * stride + 1
             for x in range(grid.width):
                 if grid.passable(x, y):
