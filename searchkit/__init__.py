@@ -3,22 +3,22 @@
 from .atomic import atomic_path, write_atomic
 from .domain import Domain, Heuristic, Instance, Param
 from .engines import (
-                      BestFirstSearch,
-                      EngineInfo,
-                      EngineParam,
-                      Run,
-                      alternation,
-                      astar,
-                      backward,
-                      best_first,
-                      bfs,
-                      bidirectional_bfs,
-                      dfs,
-                      dijkstra,
-                      greedy,
-                      idastar,
-                      iddfs,
-                      portfolio,
+    BestFirstSearch,
+    EngineInfo,
+    EngineParam,
+    Run,
+    alternation,
+    astar,
+    backward,
+    best_first,
+    bfs,
+    bidirectional_bfs,
+    dfs,
+    dijkstra,
+    greedy,
+    idastar,
+    iddfs,
+    portfolio,
 )
 from .engines.backward import Reversed, backward_search, forward_path
 from .engines.paths import path_from_links, path_from_parents
