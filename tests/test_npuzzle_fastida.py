@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from searchkit_npuzzle import fastida
 from searchkit_npuzzle.board import random_board, scrambled_board
+from searchkit_npuzzle.compiled import DISABLE_ENV
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
 from searchkit_npuzzle.pdb import cache as pdb_cache
@@ -43,7 +44,7 @@ def make(board, goal, heuristic, width=3, height=3):
 def run(problem, python: bool, monkeypatch, **kw):
     with monkeypatch.context() as m:
         if python:
-            m.setenv(fastida.DISABLE_ENV, "1")
+            m.setenv(DISABLE_ENV, "1")
         return fastida.npuzzle_idastar(problem, **kw)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from searchkit_npuzzle import fastida, pdb
 from searchkit_npuzzle.board import is_solvable, scrambled_board
+from searchkit_npuzzle.compiled import DISABLE_ENV
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF24_GOAL, load_korf24
 from searchkit_npuzzle.pdb import cache as pdb_cache
@@ -155,7 +156,7 @@ def test_larger_boards_defaults(monkeypatch):
     if fastida.compiled_kernel_available():
         assert domain.defaults({"size": "5"}) == ("npuzzle-wida", "pdb-55554", {"weight": fastida.WIDA_WEIGHT,
                                                                            "max_weight": fastida.WIDA_MAX_WEIGHT})
-    monkeypatch.setenv(fastida.DISABLE_ENV, "1")  # no compiled kernel: weighted A*
+    monkeypatch.setenv(DISABLE_ENV, "1")  # no compiled kernel: weighted A*
     assert domain.defaults({"size": "5"}) == ("astar", "pdb-55554", {"weight": 1.6})
     assert domain.defaults({"size": "4x5"}) == ("astar", "linear-conflict", {"weight": 2})
     for size in ("6", "7", "8", "5x6", "12"):
@@ -163,7 +164,7 @@ def test_larger_boards_defaults(monkeypatch):
 
 
 def test_guarantee_strings(monkeypatch):
-    monkeypatch.setenv(fastida.DISABLE_ENV, "1")  # the default without the compiled kernel: weighted A*
+    monkeypatch.setenv(DISABLE_ENV, "1")  # the default without the compiled kernel: weighted A*
     job = prepare("npuzzle", {"size": "5", "seed": 1}, heuristic="linear-conflict")
     assert job.engine.name == "astar" and job.guarantee == "suboptimal (weight 1.6)"
     assert prepare("npuzzle", {"size": "5", "seed": 1}, "astar", "linear-conflict").guarantee == "optimal"
@@ -174,7 +175,7 @@ def test_guarantee_strings(monkeypatch):
 
 
 def test_weighted_astar_solves_a_24_puzzle_with_linear_conflict(monkeypatch):
-    monkeypatch.setenv(fastida.DISABLE_ENV, "1")  # the default without the compiled kernel: weighted A*
+    monkeypatch.setenv(DISABLE_ENV, "1")  # the default without the compiled kernel: weighted A*
     job = prepare("npuzzle", {"size": "5", "scramble": 80, "seed": 3}, heuristic="linear-conflict")
     result = execute(job, Limits(timeout_s=60))
     assert result.solved  # execute replays the moves: the path is checked

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from searchkit_npuzzle import fastida, pdb
 from searchkit_npuzzle.board import make_goal
+from searchkit_npuzzle.compiled import DISABLE_ENV
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
 from searchkit_npuzzle.pdb import cache as pdb_cache
@@ -26,7 +27,7 @@ BLANK_LAST3 = tuple(range(1, 9)) + (0,)
 @pytest.fixture(autouse=True)
 def _cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv(pdb_cache.ENV_VAR, str(tmp_path_factory.getbasetemp() / "pdb-cache"))
-    monkeypatch.delenv(fastida.DISABLE_ENV, raising=False)
+    monkeypatch.delenv(DISABLE_ENV, raising=False)
 
 
 @pytest.mark.parametrize("width,height,goal,tiles", [
@@ -61,7 +62,7 @@ def test_78_is_offered_and_needs_the_compiled_builder(monkeypatch):
     part = pdb.parse_partition("7-8", 4, 4)
     assert part.name == "pdb-78" and sorted(len(g) for g in part.groups) == [7, 8]
     pdb.check_partition(part.groups, 16, part.name)
-    monkeypatch.setenv(fastida.DISABLE_ENV, "1")
+    monkeypatch.setenv(DISABLE_ENV, "1")
     with pytest.raises(InputError, match=r"searchkit\[fast\]"):
         pdb.load_or_build(part, KORF_GOAL)
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from searchkit_npuzzle import fastida
 from searchkit_npuzzle.board import random_board, scrambled_board
+from searchkit_npuzzle.compiled import DISABLE_ENV
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF24_GOAL
 from searchkit_npuzzle.pdb import cache as pdb_cache
@@ -38,9 +39,9 @@ def run(problem, compiled: bool, monkeypatch, **kw):
         pytest.importorskip("numba")
     with monkeypatch.context() as m:
         if compiled:
-            m.delenv(fastida.DISABLE_ENV, raising=False)
+            m.delenv(DISABLE_ENV, raising=False)
         else:
-            m.setenv(fastida.DISABLE_ENV, "1")
+            m.setenv(DISABLE_ENV, "1")
         return fastida.npuzzle_wida(problem, **kw)
 
 
@@ -202,9 +203,9 @@ def test_guarantee_and_defaults(monkeypatch):
     assert job.guarantee == "suboptimal (weight 2)"
     domain = NPuzzleDomain()
     full = {p.name: p.default for p in domain.params}
-    monkeypatch.setenv(fastida.DISABLE_ENV, "1")
+    monkeypatch.setenv(DISABLE_ENV, "1")
     assert domain.defaults(dict(full, size="5"))[:2] == ("astar", "pdb-55554")
-    monkeypatch.delenv(fastida.DISABLE_ENV)
+    monkeypatch.delenv(DISABLE_ENV)
     expected = "npuzzle-wida" if fastida.compiled_kernel_available() else "astar"
     assert domain.defaults(dict(full, size="5"))[0] == expected
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -34,7 +33,7 @@ from typing import Any
 from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Observer, Result, Run, astar, idastar
 
 from .blank_paths import DIRS, finish, neighbours
-from .compiled import DISABLE_ENV, compiled_kernel_available
+from .compiled import compiled_kernel_available
 
 ESCALATE_NODES = 1 << 22  # expansions (~0.6 s compiled) before npuzzle-wida raises its weight
 WEIGHT_STEP = 0.5  # how much it raises it by
@@ -201,15 +200,23 @@ def npuzzle_wida(problem: Any, *, weight: float = WIDA_WEIGHT, max_weight: float
         budget *= 2
 
 
+def _kernel():
+    """The `kernel_numba` module, or None when it cannot run here (no numba, or disabled)."""
+    if not compiled_kernel_available():
+        return None
+    try:
+        from . import kernel_numba
+    except ImportError:
+        return None
+    return kernel_numba
+
+
 def warm_up_kernel() -> None:
     """Load (or compile) `kernel_numba` once, e.g. in a benchmark's parent process; nothing
     when it cannot run here."""
-    if compiled_kernel_available():
-        try:
-            from . import kernel_numba
-        except ImportError:
-            return
-        kernel_numba.warm_up()
+    kernel = _kernel()
+    if kernel is not None:
+        kernel.warm_up()
 
 
 def weight_ratio(weight: float) -> tuple[int, int]:
@@ -229,12 +236,7 @@ def _run(problem: Any, limits: Limits | None, observer: Observer | None, gw: int
     db = None if generic or not name.startswith("pdb-") else _database(problem)
     wants_nodes = observer is not None and (type(observer).expand is not Observer.expand
                                             or type(observer).generate is not Observer.generate)
-    kernel = None
-    if not generic and name != "linear-conflict" and not wants_nodes and not os.environ.get(DISABLE_ENV):
-        try:
-            from . import kernel_numba as kernel
-        except ImportError:
-            kernel = None
+    kernel = _kernel() if not generic and name != "linear-conflict" and not wants_nodes else None
     # the Python search reads base-n tables; rank-indexed ones (7-8) need the kernel
     if generic or (kernel is None and db is not None and db.sparse() is None):
         if gw == hw:  # the generic engine with the same guarantee
