@@ -27,12 +27,20 @@ from .result import INCOMPLETE, LIMIT, SOLVED, Result
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
-app = typer.Typer(no_args_is_help=True, add_completion=False,
-                  help="Heuristic search engines and puzzle domains: solve, compare, draw.")
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="Heuristic search engines and puzzle domains: solve, compare, draw.",
+)
 solve_app = typer.Typer(no_args_is_help=True, help="Solve a problem of a domain: searchkit solve DOMAIN [OPTIONS].")
-tree_app = typer.Typer(no_args_is_help=True, help="Draw or export the search tree of a run: searchkit tree DOMAIN -o FILE.")
-check_app = typer.Typer(no_args_is_help=True, help="Check a domain plugin against the Problem contract: searchkit check "
-                        "DOMAIN [OPTIONS] (without options, on the domain's own small instances).")
+tree_app = typer.Typer(
+    no_args_is_help=True, help="Draw or export the search tree of a run: searchkit tree DOMAIN -o FILE."
+)
+check_app = typer.Typer(
+    no_args_is_help=True,
+    help="Check a domain plugin against the Problem contract: searchkit check "
+    "DOMAIN [OPTIONS] (without options, on the domain's own small instances).",
+)
 app.add_typer(solve_app, name="solve")
 app.add_typer(tree_app, name="tree")
 app.add_typer(check_app, name="check")
@@ -103,8 +111,14 @@ COMMON = [
     ("heuristic", Optional[str], None, typer.Option("--heuristic", "-H", help="heuristic name, or 'none'")),
     ("weight", Optional[float], None, typer.Option("--weight", "-w", help="weight of h for astar (> 1: weighted A*)")),
     ("depth", Optional[int], None, typer.Option("--depth", help="depth limit for dfs")),
-    ("param", Optional[list[str]], None, typer.Option("--param", "-P", metavar="KEY=VALUE",
-                                                      help="another engine parameter (repeatable; see `searchkit engines`)")),
+    (
+        "param",
+        Optional[list[str]],
+        None,
+        typer.Option(
+            "--param", "-P", metavar="KEY=VALUE", help="another engine parameter (repeatable; see `searchkit engines`)"
+        ),
+    ),
     ("max_nodes", Optional[int], None, typer.Option("--max-nodes", help="stop after this many expansions")),
     ("timeout", Optional[float], None, typer.Option("--timeout", help="stop after this many seconds")),
     ("max_states", Optional[int], None, typer.Option("--max-states", help="stop when this many states are stored")),
@@ -112,10 +126,20 @@ COMMON = [
     ("json_output", bool, False, typer.Option("--json", help="print one JSON document on stdout")),
 ]
 TREE_ONLY = [
-    ("output", Path, ..., typer.Option("--output", "-o", help="file to write: .png .svg .pdf .graphml .gexf .dot .json")),
+    (
+        "output",
+        Path,
+        ...,
+        typer.Option("--output", "-o", help="file to write: .png .svg .pdf .graphml .gexf .dot .json"),
+    ),
     ("tree_nodes", int, 2000, typer.Option("--max-nodes", help="record and draw at most this many tree nodes")),
     # here --max-nodes caps the tree, so the expansion limit takes another name
-    ("max_nodes", Optional[int], None, typer.Option("--max-expanded", help="stop the search after this many expansions")),
+    (
+        "max_nodes",
+        Optional[int],
+        None,
+        typer.Option("--max-expanded", help="stop the search after this many expansions"),
+    ),
 ]
 CHECK_ONLY = [
     ("json_output", bool, False, typer.Option("--json", help="print the outcomes as JSON on stdout")),
@@ -128,8 +152,9 @@ SOLVE_ONLY = [
 RESERVED_SHORT = {"-e", "-H", "-w", "-P", "-o", "-h"}  # searchkit's own short flags
 
 
-def _domain_parameters(domain: Domain, taken: set[str], outputs: bool,
-                       optional_arguments: bool = False) -> list[inspect.Parameter]:
+def _domain_parameters(
+    domain: Domain, taken: set[str], outputs: bool, optional_arguments: bool = False
+) -> list[inspect.Parameter]:
     params = []
     for p in domain.params:
         if p.output and not outputs:
@@ -151,8 +176,11 @@ def _domain_parameters(domain: Domain, taken: set[str], outputs: bool,
             info = typer.Option(*decls, help=p.help)
             default = p.default
             annotation = p.type if p.default is not None or p.type is bool else Optional[p.type]
-        params.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                        annotation=Annotated[annotation, info]))
+        params.append(
+            inspect.Parameter(
+                p.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[annotation, info]
+            )
+        )
     return params
 
 
@@ -165,8 +193,9 @@ def _check_not_empty(domain: Domain, values: dict[str, Any]) -> None:
             raise InputError(f"{name} needs a value (got an empty one)")
 
 
-def _command_for(domain: Domain, specs: list, run: Callable[..., None], outputs: bool = True,
-                 optional_arguments: bool = False) -> Callable[..., None]:
+def _command_for(
+    domain: Domain, specs: list, run: Callable[..., None], outputs: bool = True, optional_arguments: bool = False
+) -> Callable[..., None]:
     """A typer command whose options are the domain's options plus ``specs`` (without the
     domain's output options when ``outputs`` is False).  Raises ValueError when the
     domain's options clash with searchkit's."""
@@ -179,9 +208,10 @@ def _command_for(domain: Domain, specs: list, run: Callable[..., None], outputs:
         run(domain, kwargs, **common)
 
     parameters = _domain_parameters(domain, names, outputs, optional_arguments)
-    parameters += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                     annotation=Annotated[annotation, info])
-                   for name, annotation, default, info in specs]
+    parameters += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[annotation, info])
+        for name, annotation, default, info in specs
+    ]
     parameters.sort(key=lambda p: p.default is not inspect.Parameter.empty)  # arguments first
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
@@ -193,8 +223,13 @@ def _limits(max_nodes, timeout, max_states, max_memory) -> Limits:
     try:
         return Limits(max_expanded=max_nodes, timeout_s=timeout, max_stored=max_states, max_rss_mb=max_memory)
     except ValueError as e:
-        raise InputError(str(e).replace("max_expanded", "--max-nodes").replace("timeout_s", "--timeout")
-                         .replace("max_stored", "--max-states").replace("max_rss_mb", "--max-memory")) from None
+        raise InputError(
+            str(e)
+            .replace("max_expanded", "--max-nodes")
+            .replace("timeout_s", "--timeout")
+            .replace("max_stored", "--max-states")
+            .replace("max_rss_mb", "--max-memory")
+        ) from None
 
 
 def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth, param=None):
@@ -266,20 +301,38 @@ def _print_text(job, result: Result) -> None:
         echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
         echo(dom.format_solution(problem, result, job.options))
     elif result.status == LIMIT and result.stats.limit_reason == INCOMPLETE:
-        echo("no solution found: the search ran out of states, but its macros or pruning may have cut "
-             "solutions off, so the problem is not proven unsolvable")
+        echo(
+            "no solution found: the search ran out of states, but its macros or pruning may have cut "
+            "solutions off, so the problem is not proven unsolvable"
+        )
     elif result.status == LIMIT:
         echo(f"limit reached ({result.stats.limit_reason}): no solution found yet")
     else:
         echo("no solution: the whole reachable space was searched")
     rate = f"{s.expansions_per_s:,.0f}/s"
-    echo(f"stats: {s.expanded:,} expanded · {s.generated:,} generated · {s.duplicates:,} duplicates · "
-         f"{s.reopened:,} reopened · max frontier {s.max_frontier:,} · {s.stored:,} stored · "
-         f"{s.elapsed_s:.3f} s · {rate}" + (f" · {s.iterations} iterations" if s.iterations else ""))
+    echo(
+        f"stats: {s.expanded:,} expanded · {s.generated:,} generated · {s.duplicates:,} duplicates · "
+        f"{s.reopened:,} reopened · max frontier {s.max_frontier:,} · {s.stored:,} stored · "
+        f"{s.elapsed_s:.3f} s · {rate}" + (f" · {s.iterations} iterations" if s.iterations else "")
+    )
 
 
-def _run_solve(domain: Domain, options: dict, *, engine, heuristic, weight, depth, param, max_nodes, timeout,
-               max_states, max_memory, json_output, tree) -> None:
+def _run_solve(
+    domain: Domain,
+    options: dict,
+    *,
+    engine,
+    heuristic,
+    weight,
+    depth,
+    param,
+    max_nodes,
+    timeout,
+    max_states,
+    max_memory,
+    json_output,
+    tree,
+) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
     _check_tree_file(tree)
     job = _prepare(domain, options, engine, heuristic, weight, depth, param)
@@ -316,13 +369,32 @@ def _save_tree(job, recorder, result: Result, path: Path) -> None:
 
     graph = recorder.finish(result)
     h = job.heuristic.name if job.heuristic else "no heuristic"
-    save_tree(graph, path, title=f"{job.domain.name} · {job.engine.name} · {h} · {result.status}",
-              board_labels=lambda s: job.domain.describe_state(job.problem, s))
+    save_tree(
+        graph,
+        path,
+        title=f"{job.domain.name} · {job.engine.name} · {h} · {result.status}",
+        board_labels=lambda s: job.domain.describe_state(job.problem, s),
+    )
     typer.echo(f"search tree: {graph.number_of_nodes():,} nodes written to {path}", err=True)
 
 
-def _run_tree(domain: Domain, options: dict, *, engine, heuristic, weight, depth, param, max_nodes, timeout,
-              max_states, max_memory, json_output, output, tree_nodes) -> None:
+def _run_tree(
+    domain: Domain,
+    options: dict,
+    *,
+    engine,
+    heuristic,
+    weight,
+    depth,
+    param,
+    max_nodes,
+    timeout,
+    max_states,
+    max_memory,
+    json_output,
+    output,
+    tree_nodes,
+) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
     _check_tree_file(output)
     job = _prepare(domain, options, engine, heuristic, weight, depth, param)
@@ -349,8 +421,15 @@ def _run_check(domain: Domain, options: dict, *, json_output: bool) -> None:
             typer.echo(outcome.line())
     failed = sum(o.status == FAIL for o in outcomes)
     if json_output:
-        typer.echo(json.dumps({"domain": domain.name, "failed": failed,
-                               "checks": [{"name": o.name, "status": o.status, "detail": o.detail} for o in outcomes]}))
+        typer.echo(
+            json.dumps(
+                {
+                    "domain": domain.name,
+                    "failed": failed,
+                    "checks": [{"name": o.name, "status": o.status, "detail": o.detail} for o in outcomes],
+                }
+            )
+        )
     else:
         passed = sum(o.status == "pass" for o in outcomes)
         typer.echo(f"{domain.name}: {passed} passed, {failed} failed, {len(outcomes) - passed - failed} skipped")
@@ -367,8 +446,13 @@ def _default_row(dom: Domain, label: str, options: dict[str, Any]) -> dict[str, 
     info, params, heuristic = resolve_engine(dom, full, None, None)
     h = dom.heuristics.get(heuristic) if heuristic and info.heuristic != "ignored" else None
     admissible = h is None or h.admissible
-    return {"case": label, "engine": info.name, "heuristic": h.name if h else None, "params": params,
-            "guarantee": info.guarantee(params, admissible)}
+    return {
+        "case": label,
+        "engine": info.name,
+        "heuristic": h.name if h else None,
+        "params": params,
+        "guarantee": info.guarantee(params, admissible),
+    }
 
 
 @app.command("domains")
@@ -379,12 +463,20 @@ def domains_command(json_output: Annotated[bool, typer.Option("--json", help="pr
     rows = []
     for name, dom in domains().items():
         cases = [_default_row(dom, label, options) for label, options in dom.default_cases()]
-        rows.append({"name": name, "summary": dom.summary,
-                     "heuristics": {h.name: {"summary": h.summary, "admissible": h.admissible}
-                                    for h in dom.heuristics.values()},
-                     "default_engine": cases[0]["engine"], "default_heuristic": cases[0]["heuristic"],
-                     "default_params": cases[0]["params"], "defaults": cases,
-                     "options": [p.name for p in dom.params]})
+        rows.append(
+            {
+                "name": name,
+                "summary": dom.summary,
+                "heuristics": {
+                    h.name: {"summary": h.summary, "admissible": h.admissible} for h in dom.heuristics.values()
+                },
+                "default_engine": cases[0]["engine"],
+                "default_heuristic": cases[0]["heuristic"],
+                "default_params": cases[0]["params"],
+                "defaults": cases,
+                "options": [p.name for p in dom.params],
+            }
+        )
     if json_output:
         typer.echo(json.dumps(rows))
         return
@@ -393,20 +485,38 @@ def domains_command(json_output: Annotated[bool, typer.Option("--json", help="pr
         for case in row["defaults"]:
             label = f"default ({case['case']})" if case["case"] else "default"
             params = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in case["params"].items())
-            typer.echo(f"  {label}: {case['engine']} + {case['heuristic'] or 'no heuristic'}"
-                       + (f" ({params})" if params else "") + f" · {case['guarantee']}")
+            typer.echo(
+                f"  {label}: {case['engine']} + {case['heuristic'] or 'no heuristic'}"
+                + (f" ({params})" if params else "")
+                + f" · {case['guarantee']}"
+            )
         for h, info in row["heuristics"].items():
             typer.echo(f"  heuristic {h}: {info['summary']}" + ("" if info["admissible"] else " (inadmissible)"))
 
 
 def _engine_row(e: Any) -> dict[str, Any]:
-    return {"name": e.name, "summary": e.summary, "heuristic": e.heuristic, "optimal": e.optimal or None,
-            "guarantee": e.guarantee(), "params": e.params, "domains": list(e.domains) or None,
-            "backward": e.backward, "complete": e.complete,
-            "param_specs": {n: {"type": {int: "int", float: "float", bool: "bool"}.get(p.kind, "str"),
-                                "default": p.default, "minimum": p.minimum, "maximum": p.maximum,
-                                "choices": list(p.choices) if p.choices else None, "help": p.help}
-                            for n, p in e.specs.items()}}
+    return {
+        "name": e.name,
+        "summary": e.summary,
+        "heuristic": e.heuristic,
+        "optimal": e.optimal or None,
+        "guarantee": e.guarantee(),
+        "params": e.params,
+        "domains": list(e.domains) or None,
+        "backward": e.backward,
+        "complete": e.complete,
+        "param_specs": {
+            n: {
+                "type": {int: "int", float: "float", bool: "bool"}.get(p.kind, "str"),
+                "default": p.default,
+                "minimum": p.minimum,
+                "maximum": p.maximum,
+                "choices": list(p.choices) if p.choices else None,
+                "help": p.help,
+            }
+            for n, p in e.specs.items()
+        },
+    }
 
 
 @app.command("engines")
@@ -438,9 +548,11 @@ def _register_domain_commands() -> None:
 
     for dom in domains().values():
         try:
-            commands = [(solve_app, _command_for(dom, COMMON + SOLVE_ONLY, _run_solve)),
-                        (tree_app, _command_for(dom, COMMON + TREE_ONLY, _run_tree, outputs=False)),
-                        (check_app, _command_for(dom, CHECK_ONLY, _run_check, outputs=False, optional_arguments=True))]
+            commands = [
+                (solve_app, _command_for(dom, COMMON + SOLVE_ONLY, _run_solve)),
+                (tree_app, _command_for(dom, COMMON + TREE_ONLY, _run_tree, outputs=False)),
+                (check_app, _command_for(dom, CHECK_ONLY, _run_check, outputs=False, optional_arguments=True)),
+            ]
         except ValueError as e:
             report_broken(type(dom).__module__.split(".")[0], e)
             continue

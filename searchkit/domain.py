@@ -38,7 +38,9 @@ class Param:
         if self.type not in (int, float, str, bool, Path):
             raise ValueError(f"Param {self.name!r}: type must be int, float, str, bool or pathlib.Path")
         if self.short is not None and not (len(self.short) == 2 and self.short[0] == "-" and self.short[1].isalpha()):
-            raise ValueError(f"Param {self.name!r}: short must be a dash and one letter, like '-n' (got {self.short!r})")
+            raise ValueError(
+                f"Param {self.name!r}: short must be a dash and one letter, like '-n' (got {self.short!r})"
+            )
         if self.argument and self.short is not None:
             raise ValueError(f"Param {self.name!r}: an argument takes no short flag")
 
@@ -119,7 +121,9 @@ class Domain:
         """Extra fields for ``--json`` beyond the common ones."""
         return {}
 
-    def after_solve(self, problem: Problem, result: Result, options: dict[str, Any], echo: Callable[[str], None]) -> None:
+    def after_solve(
+        self, problem: Problem, result: Result, options: dict[str, Any], echo: Callable[[str], None]
+    ) -> None:
         """Write extra outputs a run asked for (pictures, files); ``echo`` goes to stderr."""
 
     def replay(self, problem: Problem, result: Result) -> None:

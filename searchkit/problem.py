@@ -79,9 +79,7 @@ def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple]]:
 
 def can_search_backward(problem: Any) -> bool:
     """True when the problem offers goal states and predecessors."""
-    return callable(getattr(problem, "goal_states", None)) and callable(
-        getattr(problem, "predecessors", None)
-    )
+    return callable(getattr(problem, "goal_states", None)) and callable(getattr(problem, "predecessors", None))
 
 
 def preserves_optimality(problem: Any) -> bool:

@@ -38,8 +38,9 @@ class Job:
         return self.engine.guarantee(self.params, self.admissible, self.problem)
 
 
-def resolve_engine(dom: Domain, full: dict[str, Any], engine: str | None,
-                   params: dict[str, Any] | None) -> tuple[EngineInfo, dict[str, Any], str | None]:
+def resolve_engine(
+    dom: Domain, full: dict[str, Any], engine: str | None, params: dict[str, Any] | None
+) -> tuple[EngineInfo, dict[str, Any], str | None]:
     """The engine, its checked parameters and the default heuristic, before any problem is
     built (so a bad name or value costs nothing)."""
     default_engine, default_h, default_params = dom.defaults(full)
@@ -158,8 +159,13 @@ def execute(job: Job, limits: Limits | None = None, observer: Observer | None = 
     return result
 
 
-def solve(problem: Problem, engine: str = "astar", limits: Limits | None = None,
-          observer: Observer | None = None, **params: Any) -> Result:
+def solve(
+    problem: Problem,
+    engine: str = "astar",
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+    **params: Any,
+) -> Result:
     """Search ``problem`` with the engine called ``engine``: the library entry point.
 
     The result's ``guarantee`` is filled in as on the command line; a heuristic counts as

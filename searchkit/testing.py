@@ -110,7 +110,7 @@ class Space:
     def sample(self, n: int = SAMPLE) -> list:
         """The first states found and a random spread of the others (expanded ones only)."""
         expanded = [s for s in self.order if s in self.edges]
-        head, rest = expanded[: n // 2], expanded[n // 2:]
+        head, rest = expanded[: n // 2], expanded[n // 2 :]
         return head + random.Random(0).sample(rest, min(len(rest), n - len(head)))
 
     def cost_to_go(self) -> dict | None:
@@ -194,12 +194,14 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
                 assert s == s, f"{_label(dom, options)}: a state is not equal to itself: {_where(problem, s)}"
                 first = [(a, t, c) for a, t, c in problem.successors(s)]
                 again = [(a, t, c) for a, t, c in problem.successors(s)]
-                assert _same(first, again), f"{_label(dom, options)}: successors differ between two calls at " \
-                                            f"{_where(problem, s)}"
+                assert _same(first, again), (
+                    f"{_label(dom, options)}: successors differ between two calls at {_where(problem, s)}"
+                )
                 for a, t, c in first:
                     assert hash(t) == hash(t) and t == t, f"unstable state after {a!r} from {_where(problem, s)}"
-                    assert c > 0 and math.isfinite(c), f"{_label(dom, options)}: step {a!r} costs {c} " \
-                                                        f"(must be positive) at {_where(problem, s)}"
+                    assert c > 0 and math.isfinite(c), (
+                        f"{_label(dom, options)}: step {a!r} costs {c} (must be positive) at {_where(problem, s)}"
+                    )
         return f"{sum(len(spaces[id(p)].order) for _o, p in plain):,} states explored"
 
     def backward() -> str:
@@ -212,19 +214,23 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
             for s in spaces[id(problem)].sample():
                 for a, t, c in problem.successors(s):
                     back = [(pa, p, pc) for pa, p, pc in problem.predecessors(t)]
-                    assert any(p == s and pa == a and math.isclose(pc, c) for pa, p, pc in back), \
-                        f"{_label(dom, options)}: {a!r} leads from {_where(problem, s)} to {_where(problem, t)} " \
+                    assert any(p == s and pa == a and math.isclose(pc, c) for pa, p, pc in back), (
+                        f"{_label(dom, options)}: {a!r} leads from {_where(problem, s)} to {_where(problem, t)} "
                         f"but predecessors of the latter do not give it back"
+                    )
                 for a, p, c in problem.predecessors(s):
                     fwd = list(problem.successors(p))
-                    assert any(t == s and fa == a and math.isclose(fc, c) for fa, t, fc in fwd), \
-                        f"{_label(dom, options)}: predecessors of {_where(problem, s)} name {a!r} from " \
+                    assert any(t == s and fa == a and math.isclose(fc, c) for fa, t, fc in fwd), (
+                        f"{_label(dom, options)}: predecessors of {_where(problem, s)} name {a!r} from "
                         f"{_where(problem, p)}, which successors do not have"
+                    )
                 checked += 1
         return f"{checked:,} states"
 
-    out = [Check("states hashable, successors deterministic, costs positive", structure),
-           Check("predecessors invert successors", backward)]
+    out = [
+        Check("states hashable, successors deterministic, costs positive", structure),
+        Check("predecessors invert successors", backward),
+    ]
     for h in dom.heuristics.values():
         out += _heuristic_checks(dom, instances, h)
     out += [Check(f"engine {name}", _engine_check(dom, instances, name)) for name in engines()]
@@ -269,14 +275,16 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
                 # children the heuristic proves dead (h infinite) may be left out
                 want = [(a, t, c) for a, t, c in problem.successors(s) if math.isfinite(fn(t))]
                 kept = [(a, t, c) for a, t, c, ch in got if math.isfinite(ch)]
-                assert _same(kept, want), \
-                    f"{_label(dom, options)}: successors_with_h gives other children than successors at " \
+                assert _same(kept, want), (
+                    f"{_label(dom, options)}: successors_with_h gives other children than successors at "
                     f"{_where(problem, s)}"
+                )
                 for a, t, _c, ch in got:
                     ht = fn(t)
-                    assert ch == ht or (math.isfinite(ht) and math.isclose(ch, ht)), \
-                        f"{_label(dom, options)}: after {a!r} from {_where(problem, s)} successors_with_h says " \
+                    assert ch == ht or (math.isfinite(ht) and math.isclose(ch, ht)), (
+                        f"{_label(dom, options)}: after {a!r} from {_where(problem, s)} successors_with_h says "
                         f"h = {ch}, heuristic says {ht}"
+                    )
                 count += 1
         return f"{count:,} states"
 
@@ -305,8 +313,9 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
             hows.append(how)
             for s, cost in exact.items():
                 hs = fn(s)
-                assert hs <= cost + TOLERANCE, f"{_label(dom, options)}: h = {hs} but the exact cost to go is " \
-                                                f"{cost} at {_where(problem, s)}"
+                assert hs <= cost + TOLERANCE, (
+                    f"{_label(dom, options)}: h = {hs} but the exact cost to go is {cost} at {_where(problem, s)}"
+                )
                 count += 1
         return f"{count:,} states with exact costs ({', '.join(dict.fromkeys(hows))})"
 
@@ -319,15 +328,19 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
             for s in Space(problem, 5000).sample():
                 hs = fn(s)
                 for a, t, c in problem.successors(s):
-                    assert hs <= c + fn(t) + TOLERANCE, f"{_label(dom, options)}: h drops from {hs} to {fn(t)} " \
-                                                         f"over a step of cost {c} ({a!r} from {_where(problem, s)})"
+                    assert hs <= c + fn(t) + TOLERANCE, (
+                        f"{_label(dom, options)}: h drops from {hs} to {fn(t)} "
+                        f"over a step of cost {c} ({a!r} from {_where(problem, s)})"
+                    )
                     count += 1
         return f"{count:,} edges"
 
-    return [Check(f"heuristic {h.name}: successors_with_h agrees", incremental),
-            Check(f"heuristic {h.name}: 0 at goals", goal_zero),
-            Check(f"heuristic {h.name}: admissible", admissible),
-            Check(f"heuristic {h.name}: consistent", consistent)]
+    return [
+        Check(f"heuristic {h.name}: successors_with_h agrees", incremental),
+        Check(f"heuristic {h.name}: 0 at goals", goal_zero),
+        Check(f"heuristic {h.name}: admissible", admissible),
+        Check(f"heuristic {h.name}: consistent", consistent),
+    ]
 
 
 def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[], str]:
@@ -350,20 +363,24 @@ def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[],
             if result.status != SOLVED:
                 exact = reference(options, "dijkstra")
                 if result.status == "no-solution":
-                    assert exact.status != SOLVED, f"{_label(dom, options)}: no-solution, but there is one " \
-                                                   f"of cost {exact.cost}"
-                notes.append(f"{result.status} ({result.stats.limit_reason})" if result.stats.limit_reason
-                             else result.status)
+                    assert exact.status != SOLVED, (
+                        f"{_label(dom, options)}: no-solution, but there is one of cost {exact.cost}"
+                    )
+                notes.append(
+                    f"{result.status} ({result.stats.limit_reason})" if result.stats.limit_reason else result.status
+                )
                 continue
             if label == "optimal":
                 exact = reference(options, "dijkstra")
-                assert exact.status != SOLVED or math.isclose(result.cost, exact.cost), \
+                assert exact.status != SOLVED or math.isclose(result.cost, exact.cost), (
                     f"{_label(dom, options)}: labelled optimal with cost {result.cost}, the optimum is {exact.cost}"
+                )
             elif label.startswith("optimal (fewest steps)"):
                 exact = reference(options, "bfs")
-                assert exact.status != SOLVED or len(result.actions) == len(exact.actions), \
-                    f"{_label(dom, options)}: labelled fewest steps with {len(result.actions)}, " \
+                assert exact.status != SOLVED or len(result.actions) == len(exact.actions), (
+                    f"{_label(dom, options)}: labelled fewest steps with {len(result.actions)}, "
                     f"breadth-first finds {len(exact.actions)}"
+                )
             notes.append(f"cost {result.cost:g}, {label}")
         return "; ".join(dict.fromkeys(notes))
 
@@ -389,8 +406,10 @@ def _options_check(dom: Domain, options: dict) -> Callable[[], str]:
                 except InputError as e:
                     assert "\n" not in str(e), f"--{p.name} {bad!r}: a refusal of more than one line"
                 except Exception as e:
-                    raise AssertionError(f"--{p.name.replace('_', '-')} {bad!r}: {type(e).__name__}: {e} "
-                                         f"(bad input must raise InputError)") from None
+                    raise AssertionError(
+                        f"--{p.name.replace('_', '-')} {bad!r}: {type(e).__name__}: {e} "
+                        f"(bad input must raise InputError)"
+                    ) from None
                 tried += 1
         return f"{tried} bad values"
 

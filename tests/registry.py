@@ -31,8 +31,13 @@ def generic_engines() -> dict[str, dict[str, Any]]:
 
 
 def missing_examples() -> list[str]:
-    return [f"{name} -P {p}" for name, info in engines().items() if not info.domains
-            for p, spec in info.specs.items() if spec.required and p not in EXAMPLES]
+    return [
+        f"{name} -P {p}"
+        for name, info in engines().items()
+        if not info.domains
+        for p, spec in info.specs.items()
+        if spec.required and p not in EXAMPLES
+    ]
 
 
 PARAMS = generic_engines()

@@ -24,6 +24,7 @@ MB = 1024 * 1024
 
 # -- a tiny grid domain, registered for these tests only ---------------------------------------
 
+
 class GridProblem:
     """An n x n grid from (0, 0) to (n-1, n-1) with unit moves; ``crash`` misbehaves on purpose."""
 
@@ -134,10 +135,37 @@ engine = "greedy"
 heuristic = "manhattan"
 """
 
-RECORD_KEYS = {"suite", "config", "instance", "index", "domain", "engine", "heuristic", "status", "cost",
-               "expected_cost", "cost_ok", "guarantee", "stats", "rss_per_stored_bytes", "error"}
-STATS_KEYS = {"expanded", "generated", "duplicates", "reopened", "max_frontier", "stored", "iterations",
-              "elapsed_s", "peak_rss_bytes", "limit_reason", "expansions_per_s", "generated_per_s"}
+RECORD_KEYS = {
+    "suite",
+    "config",
+    "instance",
+    "index",
+    "domain",
+    "engine",
+    "heuristic",
+    "status",
+    "cost",
+    "expected_cost",
+    "cost_ok",
+    "guarantee",
+    "stats",
+    "rss_per_stored_bytes",
+    "error",
+}
+STATS_KEYS = {
+    "expanded",
+    "generated",
+    "duplicates",
+    "reopened",
+    "max_frontier",
+    "stored",
+    "iterations",
+    "elapsed_s",
+    "peak_rss_bytes",
+    "limit_reason",
+    "expansions_per_s",
+    "generated_per_s",
+}
 
 
 def cli(*args: str):
@@ -147,6 +175,7 @@ def cli(*args: str):
 
 
 # -- suite parsing ---------------------------------------------------------------------------
+
 
 def test_suite_loads_with_defaults_and_select(tmp_path):
     suite = load_suite(write_suite(tmp_path, GOOD))
@@ -158,28 +187,38 @@ def test_suite_loads_with_defaults_and_select(tmp_path):
     assert load_suite(write_suite(tmp_path, GOOD), timeout_s=2.5).limits.timeout_s == 2.5
 
 
-@pytest.mark.parametrize("edit, words", [
-    (lambda s: s.replace('name = "greedy"', 'name = "greedy"\nheurstic = "x"'), ["[[configs]] #3", "'heurstic'"]),
-    (lambda s: "colour = 1\n" + s, ["unknown key 'colour'"]),
-    (lambda s: s.replace("timeout_s = 20", 'timeout_s = "abc"'), ["[limits] timeout_s", "'abc'"]),
-    (lambda s: s.replace("timeout_s = 20", "timeout_s = -1"), ["[limits] timeout_s"]),
-    (lambda s: s.replace("timeout_s = 20", "wall = 3"), ["[limits]", "'wall'"]),
-    (lambda s: s.replace('n = 5, expected', 'n = "five", expected'), ["[[instances.list]] #2 n", "'five'"]),
-    (lambda s: s.replace('n = 5, expected', 'm = 5, expected'), ["[[instances.list]] #2", "'m'"]),
-    (lambda s: s.replace('engine = "greedy"', 'engine = "gredy"'), ["[[configs]] #3 (greedy)", "'gredy'"]),
-    (lambda s: s.replace('engine = "greedy"', 'engine = "baseline:nope"'), ["[[configs]] #3", "baseline:nope"]),
-    (lambda s: s.replace('heuristic = "manhattan"\n[[configs]]\nname = "greedy"',
-                         'heuristic = "manhatan"\n[[configs]]\nname = "greedy"'), ["[[configs]] #2", "'manhatan'"]),
-    (lambda s: s.replace('name = "plain"\n', 'name = "plain"\nparams = { weight = 2 }\n'),
-     ["[[configs]] #1", "weight"]),
-    (lambda s: s.replace('domain = "benchgrid"', 'domain = "nosuch"'), ["domain", "'nosuch'"]),
-    (lambda s: s.replace("[instances]", '[instances]\nseeds = [1]'), ["exactly one of", "seeds, list"]),
-    (lambda s: s.replace("[instances]", '[instances]\nselect = "2-9"'), ["[instances] select", "2-9"]),
-    (lambda s: s.replace("[instances]\nlist", "[instances]\nlst"), ["[instances]", "'lst'"]),
-    (lambda s: s.split("[[configs]]")[0], ["missing [[configs]]"]),
-    (lambda s: s + "[[configs]]\nengine = \"astar\"\nheuristic = \"manhattan\"\n", ["'astar-manhattan' comes earlier"]),
-    (lambda s: s + "this is not toml", ["not valid TOML"]),
-])
+@pytest.mark.parametrize(
+    "edit, words",
+    [
+        (lambda s: s.replace('name = "greedy"', 'name = "greedy"\nheurstic = "x"'), ["[[configs]] #3", "'heurstic'"]),
+        (lambda s: "colour = 1\n" + s, ["unknown key 'colour'"]),
+        (lambda s: s.replace("timeout_s = 20", 'timeout_s = "abc"'), ["[limits] timeout_s", "'abc'"]),
+        (lambda s: s.replace("timeout_s = 20", "timeout_s = -1"), ["[limits] timeout_s"]),
+        (lambda s: s.replace("timeout_s = 20", "wall = 3"), ["[limits]", "'wall'"]),
+        (lambda s: s.replace("n = 5, expected", 'n = "five", expected'), ["[[instances.list]] #2 n", "'five'"]),
+        (lambda s: s.replace("n = 5, expected", "m = 5, expected"), ["[[instances.list]] #2", "'m'"]),
+        (lambda s: s.replace('engine = "greedy"', 'engine = "gredy"'), ["[[configs]] #3 (greedy)", "'gredy'"]),
+        (lambda s: s.replace('engine = "greedy"', 'engine = "baseline:nope"'), ["[[configs]] #3", "baseline:nope"]),
+        (
+            lambda s: s.replace(
+                'heuristic = "manhattan"\n[[configs]]\nname = "greedy"',
+                'heuristic = "manhatan"\n[[configs]]\nname = "greedy"',
+            ),
+            ["[[configs]] #2", "'manhatan'"],
+        ),
+        (
+            lambda s: s.replace('name = "plain"\n', 'name = "plain"\nparams = { weight = 2 }\n'),
+            ["[[configs]] #1", "weight"],
+        ),
+        (lambda s: s.replace('domain = "benchgrid"', 'domain = "nosuch"'), ["domain", "'nosuch'"]),
+        (lambda s: s.replace("[instances]", "[instances]\nseeds = [1]"), ["exactly one of", "seeds, list"]),
+        (lambda s: s.replace("[instances]", '[instances]\nselect = "2-9"'), ["[instances] select", "2-9"]),
+        (lambda s: s.replace("[instances]\nlist", "[instances]\nlst"), ["[instances]", "'lst'"]),
+        (lambda s: s.split("[[configs]]")[0], ["missing [[configs]]"]),
+        (lambda s: s + '[[configs]]\nengine = "astar"\nheuristic = "manhattan"\n', ["'astar-manhattan' comes earlier"]),
+        (lambda s: s + "this is not toml", ["not valid TOML"]),
+    ],
+)
 def test_suite_errors_name_the_key(tmp_path, edit, words):
     path = write_suite(tmp_path, edit(GOOD))
     with pytest.raises(InputError) as info:
@@ -230,6 +269,7 @@ def test_parse_select():
 
 # -- running ----------------------------------------------------------------------------------
 
+
 def test_run_writes_complete_records(tmp_path):
     out = tmp_path / "res" / "r.jsonl"
     suite = load_suite(write_suite(tmp_path, GOOD))
@@ -237,7 +277,8 @@ def test_run_writes_complete_records(tmp_path):
     assert outcome.ran == 9 and not outcome.interrupted
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 9 and {(r["config"], r["instance"]) for r in lines} == {
-        (c, i) for c in ("plain", "astar-manhattan", "greedy") for i in ("g3", "g5", "g6")}
+        (c, i) for c in ("plain", "astar-manhattan", "greedy") for i in ("g3", "g5", "g6")
+    }
     for r in lines:
         assert RECORD_KEYS <= set(r) and STATS_KEYS == set(r["stats"]), r
         assert r["status"] == "solved" and r["error"] is None
@@ -317,7 +358,8 @@ def test_memory_hog_is_stopped_at_the_ceiling(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS backstop is set up on Linux")
 def test_one_huge_allocation_meets_the_address_space_ceiling(tmp_path):
     body = CRASHY.replace("timeout_s = 0.3", "timeout_s = 20\nmax_rss_mb = 150").replace(
-        '{ name = "ok1", n = 4, expected_cost = 6 }', '{ name = "huge", n = 4, crash = "huge" }')
+        '{ name = "ok1", n = 4, expected_cost = 6 }', '{ name = "huge", n = 4, crash = "huge" }'
+    )
     (record,) = run_suite(load_suite(write_suite(tmp_path, body), select="1"), jobs=1).records
     assert record["status"] == "limit" and record["stats"]["limit_reason"] == "memory", record
     assert "address-space" in record["error"] and record["guarantee"] == "optimal"
@@ -347,6 +389,7 @@ def test_interrupt_keeps_finished_results_and_kills_workers(tmp_path):
 
 # -- the command ---------------------------------------------------------------------------------
 
+
 def test_command_wrong_expected_cost_exits_1(tmp_path):
     wrong = GOOD.replace('name = "g5", n = 5, expected_cost = 8', 'name = "g5", n = 5, expected_cost = 7')
     result = cli(str(write_suite(tmp_path, wrong)), "--jobs", "2", "--json")
@@ -361,12 +404,15 @@ def test_command_wrong_expected_cost_exits_1(tmp_path):
 
 
 def test_command_inadmissible_heuristic_is_not_judged(tmp_path):
-    body = GOOD.split("[[configs]]")[0] + """
+    body = (
+        GOOD.split("[[configs]]")[0]
+        + """
 [[configs]]
 name = "triple"
 engine = "astar"
 heuristic = "triple"
 """
+    )
     result = cli(str(write_suite(tmp_path, body.replace("expected_cost = 4", "expected_cost = 3"))), "--json")
     (record, *_) = json.loads(result.stdout)["records"]
     assert record["guarantee"] == "suboptimal (inadmissible heuristic)" and record["cost_ok"] is None
@@ -403,6 +449,7 @@ def test_command_errors_exit_1(tmp_path):
 
 
 # -- the baseline engine ------------------------------------------------------------------------
+
 
 def random_graph(rng: random.Random, n: int, p: float, with_h: bool) -> GraphProblem:
     """A random weighted digraph from 0 to n-1; with_h adds an admissible (halved exact) h."""
@@ -451,6 +498,7 @@ def test_plain_astar_counts_like_astar_on_a_grid():
 
 # -- executors and the subprocess way to start a worker ------------------------------------------
 
+
 def test_subprocess_worker_runs_a_task_and_is_killed_at_the_hard_deadline(tmp_path):
     """`run_one` (what a Dask worker calls) starts a fresh interpreter: installed domains only."""
     from searchkit.bench.runner import plan
@@ -495,8 +543,9 @@ def test_executor_interface_is_what_the_runner_uses(tmp_path):
             self.shut = True
 
     executor = Serial()
-    outcome = run_suite(load_suite(write_suite(tmp_path, GOOD), select="1"), executor=executor,
-                        output=tmp_path / "r.jsonl")
+    outcome = run_suite(
+        load_suite(write_suite(tmp_path, GOOD), select="1"), executor=executor, output=tmp_path / "r.jsonl"
+    )
     assert executor.shut and outcome.ran == 3
     assert {r["ran_by"] for r in read_records(tmp_path / "r.jsonl", "suite")} == {"serial"}
     assert all(r["status"] == "solved" for r in outcome.records)

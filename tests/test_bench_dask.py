@@ -24,12 +24,21 @@ from searchkit.bench.dask_executor import DaskExecutor  # noqa: E402
 from searchkit.bench.executors import make_executor  # noqa: E402
 
 # random 8-puzzles (40 random moves from the goal) and their optimal lengths
-BOARDS = [("5 6 0 1 8 4 3 7 2", 26), ("6 1 2 7 8 5 4 3 0", 22), ("6 1 5 7 0 8 2 3 4", 22),
-          ("2 7 4 8 1 3 0 5 6", 20), ("7 8 2 4 1 3 6 5 0", 20), ("3 7 4 5 0 1 6 2 8", 24)]
+BOARDS = [
+    ("5 6 0 1 8 4 3 7 2", 26),
+    ("6 1 2 7 8 5 4 3 0", 22),
+    ("6 1 5 7 0 8 2 3 4", 22),
+    ("2 7 4 8 1 3 0 5 6", 20),
+    ("7 8 2 4 1 3 6 5 0", 20),
+    ("3 7 4 5 0 1 6 2 8", 24),
+]
 
-SMALL = "\n".join(['domain = "npuzzle"', "[instances]", "list = ["] +
-                  [f'  {{ name = "p{i}", size = "3", board = "{b}", expected_cost = {c} }},'
-                   for i, (b, c) in enumerate(BOARDS, 1)] + ["]", """
+SMALL = "\n".join(
+    ['domain = "npuzzle"', "[instances]", "list = ["]
+    + [f'  {{ name = "p{i}", size = "3", board = "{b}", expected_cost = {c} }},' for i, (b, c) in enumerate(BOARDS, 1)]
+    + [
+        "]",
+        """
 [limits]
 timeout_s = 30
 [[configs]]
@@ -40,18 +49,27 @@ heuristic = "manhattan"
 name = "ida"
 engine = "idastar"
 heuristic = "linear-conflict"
-"""])
+""",
+    ]
+)
 
 # a 15-puzzle (Korf's #1, 57 moves) that IDA* with Manhattan cannot finish in 3 s: a run
 # that is still going when its worker is killed
-SLOW = SMALL.replace("list = [", 'list = [\n  { name = "slow", size = "4", goal = "blank-first", '
-                     'board = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", expected_cost = 57 },'
-                     ).replace("timeout_s = 30", "timeout_s = 3").split("[[configs]]")[0] + """
+SLOW = (
+    SMALL.replace(
+        "list = [",
+        'list = [\n  { name = "slow", size = "4", goal = "blank-first", '
+        'board = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", expected_cost = 57 },',
+    )
+    .replace("timeout_s = 30", "timeout_s = 3")
+    .split("[[configs]]")[0]
+    + """
 [[configs]]
 name = "ida"
 engine = "idastar"
 heuristic = "manhattan"
 """
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +77,9 @@ def cluster():
     # allowed-failures 0: a worker death reaches the client at once, so the runner's own
     # retry is the only one (the scheduler reads this when it starts)
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                           dashboard_address=None, silence_logs=50)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=50
+        )
     try:
         yield cluster
     finally:
@@ -84,9 +103,18 @@ def write(tmp_path: Path, body: str) -> Path:
 
 def essence(records):
     """What must not depend on where a run ran."""
-    return {(r["config"], r["instance"]): (r["status"], r["cost"], r["cost_ok"], r["stats"]["expanded"],
-                                           r["stats"]["generated"], r["engine"], r["guarantee"])
-            for r in records}
+    return {
+        (r["config"], r["instance"]): (
+            r["status"],
+            r["cost"],
+            r["cost_ok"],
+            r["stats"]["expanded"],
+            r["stats"]["generated"],
+            r["engine"],
+            r["guarantee"],
+        )
+        for r in records
+    }
 
 
 def test_dask_results_equal_the_local_executor(tmp_path, cluster):
@@ -108,13 +136,40 @@ def test_dask_through_the_command_with_resume(tmp_path, cluster):
     app.command()(bench)
     out = tmp_path / "r.jsonl"
     path = str(write(tmp_path, SMALL))
-    first = CliRunner().invoke(app, [path, "--executor", "dask", "--scheduler", cluster.scheduler_address,
-                                     "-o", str(out), "--select", "1-2", "--json"])
+    first = CliRunner().invoke(
+        app,
+        [
+            path,
+            "--executor",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "-o",
+            str(out),
+            "--select",
+            "1-2",
+            "--json",
+        ],
+    )
     assert first.exit_code == 0, first.output
     doc = json.loads(first.stdout)
     assert doc["executor"] == "dask" and doc["ran"] == 4 and doc["ok"]
-    again = CliRunner().invoke(app, [path, "--executor", "dask", "--scheduler", cluster.scheduler_address,
-                                     "-o", str(out), "--resume", "--select", "1-3", "--json"])
+    again = CliRunner().invoke(
+        app,
+        [
+            path,
+            "--executor",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "-o",
+            str(out),
+            "--resume",
+            "--select",
+            "1-3",
+            "--json",
+        ],
+    )
     doc = json.loads(again.stdout)
     assert again.exit_code == 0 and doc["ran"] == 2 and doc["resumed"] == 4
     assert len(read_records(out, "suite")) == 6
@@ -132,8 +187,9 @@ def test_dask_bad_usage_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_S", 1)
     app = typer.Typer()
     app.command()(bench)
-    result = CliRunner().invoke(app, [str(write(tmp_path, SMALL)), "--executor", "dask", "--scheduler",
-                                      "tcp://127.0.0.1:9"])
+    result = CliRunner().invoke(
+        app, [str(write(tmp_path, SMALL)), "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"]
+    )
     assert result.exit_code == 2 and result.stderr.startswith("Error: cannot reach the Dask scheduler")
 
 
@@ -159,8 +215,11 @@ def test_killed_worker_loses_nothing_finished_and_a_task_lost_twice_is_reported(
     out = tmp_path / "r.jsonl"
     suite = load_suite(write(tmp_path, SLOW))
     result = {}
-    runner = threading.Thread(target=lambda: result.setdefault(
-        "outcome", run_suite(suite, output=out, executor=DaskExecutor(cluster.scheduler_address))))
+    runner = threading.Thread(
+        target=lambda: result.setdefault(
+            "outcome", run_suite(suite, output=out, executor=DaskExecutor(cluster.scheduler_address))
+        )
+    )
     runner.start()
     try:
         _kill_worker(monitor, _worker_running(monitor, "-ida-slow-1-"))
@@ -179,8 +238,11 @@ def test_killed_worker_task_is_retried_once(tmp_path, cluster, monitor):
     out = tmp_path / "r.jsonl"
     suite = load_suite(write(tmp_path, SLOW), select="1")
     result = {}
-    runner = threading.Thread(target=lambda: result.setdefault(
-        "outcome", run_suite(suite, output=out, executor=DaskExecutor(cluster.scheduler_address))))
+    runner = threading.Thread(
+        target=lambda: result.setdefault(
+            "outcome", run_suite(suite, output=out, executor=DaskExecutor(cluster.scheduler_address))
+        )
+    )
     runner.start()
     try:
         _kill_worker(monitor, _worker_running(monitor, "-ida-slow-1-"))

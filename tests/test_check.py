@@ -116,7 +116,9 @@ def test_no_instances_is_an_input_error():
 
 # -- the command ----------------------------------------------------------------------------------
 def test_check_command_exit_codes_and_json():
-    done = subprocess.run(CLI + ["check", "sokoban", "microban:2", "--json"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        CLI + ["check", "sokoban", "microban:2", "--json"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["failed"] == 0 and any(c["name"] == "engine astar" for c in doc["checks"])
@@ -138,8 +140,12 @@ def _fake_plugin(tmp_path, name: str, body: str) -> dict:
     return dict(os.environ, PYTHONPATH=str(tmp_path))
 
 
-@pytest.mark.parametrize("name,body,why", [
-    ("sk_bad_short", """
+@pytest.mark.parametrize(
+    "name,body,why",
+    [
+        (
+            "sk_bad_short",
+            """
         from searchkit import Domain, Param, hookimpl
 
         @hookimpl
@@ -148,9 +154,13 @@ def _fake_plugin(tmp_path, name: str, body: str) -> dict:
                 name = "bad"
                 params = [Param("size", str, None, short="n")]
             register(D())
-     """, "short must be a dash and one letter"),
-    ("sk_no_import", "import no_such_module_anywhere\n", "No module named 'no_such_module_anywhere'"),
-    ("sk_clash", """
+     """,
+            "short must be a dash and one letter",
+        ),
+        ("sk_no_import", "import no_such_module_anywhere\n", "No module named 'no_such_module_anywhere'"),
+        (
+            "sk_clash",
+            """
         from searchkit import Domain, Param, hookimpl
 
         @hookimpl
@@ -161,8 +171,11 @@ def _fake_plugin(tmp_path, name: str, body: str) -> dict:
                 def make_problem(self, options, heuristic):
                     raise NotImplementedError
             register(D())
-     """, "clashes with a searchkit option"),
-])
+     """,
+            "clashes with a searchkit option",
+        ),
+    ],
+)
 def test_a_broken_plugin_is_reported_in_one_line_and_the_rest_works(tmp_path, name, body, why):
     env = _fake_plugin(tmp_path, name, body)
     for args in (["domains"], ["solve", "npuzzle", "--board", "1 2 3 4 0 6 7 5 8"]):
@@ -174,18 +187,25 @@ def test_a_broken_plugin_is_reported_in_one_line_and_the_rest_works(tmp_path, na
 
 
 # -- library use matches the command line ------------------------------------------------------------
-@pytest.mark.parametrize("domain,options,flags,engine,heuristic", [
-    ("npuzzle", {"board": "8 6 7 2 5 4 3 0 1"}, ["--board", "8 6 7 2 5 4 3 0 1"], "astar", "manhattan"),
-    ("npuzzle", {"board": "8 6 7 2 5 4 3 0 1"}, ["--board", "8 6 7 2 5 4 3 0 1"], "greedy", "linear-conflict"),
-    ("sokoban", {"level_file": "microban:69"}, ["microban:69"], "astar", "matching"),
-    ("sokoban", {"level_file": "microban:69", "optimal": True}, ["microban:69", "--optimal"], "astar", "matching"),
-])
+@pytest.mark.parametrize(
+    "domain,options,flags,engine,heuristic",
+    [
+        ("npuzzle", {"board": "8 6 7 2 5 4 3 0 1"}, ["--board", "8 6 7 2 5 4 3 0 1"], "astar", "manhattan"),
+        ("npuzzle", {"board": "8 6 7 2 5 4 3 0 1"}, ["--board", "8 6 7 2 5 4 3 0 1"], "greedy", "linear-conflict"),
+        ("sokoban", {"level_file": "microban:69"}, ["microban:69"], "astar", "matching"),
+        ("sokoban", {"level_file": "microban:69", "optimal": True}, ["microban:69", "--optimal"], "astar", "matching"),
+    ],
+)
 def test_make_problem_and_solve_label_as_the_command_line_does(domain, options, flags, engine, heuristic):
     from searchkit import make_problem, solve
 
     result = solve(make_problem(domain, heuristic=heuristic, **options), engine)
-    done = subprocess.run(CLI + ["solve", domain, *flags, "--engine", engine, "--heuristic", heuristic, "--json"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        CLI + ["solve", domain, *flags, "--engine", engine, "--heuristic", heuristic, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     doc = json.loads(done.stdout)
     assert (result.status, result.cost, result.guarantee) == (doc["status"], doc["cost"], doc["guarantee"])
 

@@ -41,8 +41,21 @@ def test_solve_json_has_the_agreed_keys():
 
 
 def test_limit_exits_3_with_partial_stats():
-    r = run("solve", "npuzzle", "--size", "4", "--seed", "1", "--engine", "astar", "--heuristic", "manhattan",
-            "--max-nodes", "100", "--json")
+    r = run(
+        "solve",
+        "npuzzle",
+        "--size",
+        "4",
+        "--seed",
+        "1",
+        "--engine",
+        "astar",
+        "--heuristic",
+        "manhattan",
+        "--max-nodes",
+        "100",
+        "--json",
+    )
     assert r.exit_code == 3
     doc = json.loads(r.stdout)
     assert doc["status"] == "limit" and doc["stats"]["expanded"] == 100
@@ -54,23 +67,26 @@ def test_no_solution_exits_3():
     assert r.exit_code == 3 and json.loads(r.stdout)["status"] == "limit"
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["solve", "npuzzle", "--board", "1 2 3"], "not square"),
-    (["solve", "npuzzle", "--board", "1 1 2 3 4 5 6 7 8"], "twice"),
-    (["solve", "npuzzle", "--board", "1 2 3 4 5 6 8 7 0"], "unsolvable"),
-    (["solve", "npuzzle", "--size", "1"], "at least 2"),
-    (["solve", "npuzzle", "--size", "99999"], "at most"),
-    (["solve", "npuzzle", "--engine", "nope"], "unknown engine"),
-    (["solve", "npuzzle", "--heuristic", "nope"], "unknown heuristic"),
-    (["solve", "npuzzle", "--engine", "greedy", "--heuristic", "none"], "needs a heuristic"),
-    (["solve", "npuzzle", "--max-nodes", "-5"], "--max-nodes must not be negative"),
-    (["solve", "npuzzle", "--timeout", "-1"], "--timeout must not be negative"),
-    (["solve", "npuzzle", "--engine", "astar", "--weight", "0.5"], "weight"),
-    (["solve", "npuzzle", "--seed", "abc"], "seed"),
-    (["solve", "nosuchdomain"], "nosuchdomain"),
-    (["solve", "npuzzle", "--param", "weight"], "KEY=VALUE"),
-    (["solve", "npuzzle", "--engine", "astar", "-P", "guides=x"], "takes no parameter guides"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["solve", "npuzzle", "--board", "1 2 3"], "not square"),
+        (["solve", "npuzzle", "--board", "1 1 2 3 4 5 6 7 8"], "twice"),
+        (["solve", "npuzzle", "--board", "1 2 3 4 5 6 8 7 0"], "unsolvable"),
+        (["solve", "npuzzle", "--size", "1"], "at least 2"),
+        (["solve", "npuzzle", "--size", "99999"], "at most"),
+        (["solve", "npuzzle", "--engine", "nope"], "unknown engine"),
+        (["solve", "npuzzle", "--heuristic", "nope"], "unknown heuristic"),
+        (["solve", "npuzzle", "--engine", "greedy", "--heuristic", "none"], "needs a heuristic"),
+        (["solve", "npuzzle", "--max-nodes", "-5"], "--max-nodes must not be negative"),
+        (["solve", "npuzzle", "--timeout", "-1"], "--timeout must not be negative"),
+        (["solve", "npuzzle", "--engine", "astar", "--weight", "0.5"], "weight"),
+        (["solve", "npuzzle", "--seed", "abc"], "seed"),
+        (["solve", "nosuchdomain"], "nosuchdomain"),
+        (["solve", "npuzzle", "--param", "weight"], "KEY=VALUE"),
+        (["solve", "npuzzle", "--engine", "astar", "-P", "guides=x"], "takes no parameter guides"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(args, needle):
     """Through the installed script, so the real entry point and stderr are checked."""
     exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
@@ -83,8 +99,9 @@ def test_bad_input_is_one_line_exit_2(args, needle):
 
 def test_installed_script_solves_and_prints_json():
     exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
-    p = subprocess.run([exe, "solve", "npuzzle", "--size", "3", "--seed", "4", "--json"],
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [exe, "solve", "npuzzle", "--size", "3", "--seed", "4", "--json"], capture_output=True, text=True, timeout=120
+    )
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert doc["status"] == "solved" and doc["length"] == len(doc["actions"])
@@ -117,8 +134,25 @@ def test_ctrl_c_stops_the_search_prints_stats_and_exits_130():
 
     exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
     # a 15-puzzle with a weak heuristic: far more work than the test waits for
-    p = subprocess.Popen([exe, "solve", "npuzzle", "--size", "4", "--seed", "3", "--engine", "idastar",
-                          "--heuristic", "hamming", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [
+            exe,
+            "solve",
+            "npuzzle",
+            "--size",
+            "4",
+            "--seed",
+            "3",
+            "--engine",
+            "idastar",
+            "--heuristic",
+            "hamming",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(3)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
@@ -144,8 +178,23 @@ def test_tree_command_caps_the_tree_and_exports(tmp_path):
 
 
 def test_param_passes_any_engine_parameter():
-    r = run("solve", "npuzzle", "--size", "3", "--seed", "4", "--engine", "npuzzle-wida", "-H", "manhattan",
-            "-P", "weight=1.2", "--param", "max_weight=3", "--json")
+    r = run(
+        "solve",
+        "npuzzle",
+        "--size",
+        "3",
+        "--seed",
+        "4",
+        "--engine",
+        "npuzzle-wida",
+        "-H",
+        "manhattan",
+        "-P",
+        "weight=1.2",
+        "--param",
+        "max_weight=3",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["params"] == {"weight": 1.2, "max_weight": 3}

@@ -132,9 +132,18 @@ def c_tree(b, tmp):
     assert (tmp / "t.graphml").read_text().startswith("<?xml")
 
 
-COMMON = {"--engine": c_engine, "--heuristic": c_heuristic, "--weight": c_weight, "--depth": c_depth,
-          "--param": c_param, "--max-nodes": c_max_nodes, "--timeout": c_timeout, "--max-states": c_max_states,
-          "--max-memory": c_max_memory, "--json": c_json}
+COMMON = {
+    "--engine": c_engine,
+    "--heuristic": c_heuristic,
+    "--weight": c_weight,
+    "--depth": c_depth,
+    "--param": c_param,
+    "--max-nodes": c_max_nodes,
+    "--timeout": c_timeout,
+    "--max-states": c_max_states,
+    "--max-memory": c_max_memory,
+    "--json": c_json,
+}
 SOLVE_ONLY = {"--tree": c_tree}
 TREE_ONLY = {"--output": c_output, "--max-nodes": c_tree_max_nodes, "--max-expanded": c_max_nodes}
 
@@ -151,7 +160,11 @@ def n_goal(b, tmp):
 
 def n_seed(b, tmp):
     one = doc(b[0], "npuzzle", "--seed", "1", *b[4:])["start"]
-    assert one == doc(b[0], "npuzzle", "--seed", "1", *b[4:])["start"] != doc(b[0], "npuzzle", "--seed", "2", *b[4:])["start"]
+    assert (
+        one
+        == doc(b[0], "npuzzle", "--seed", "1", *b[4:])["start"]
+        != doc(b[0], "npuzzle", "--seed", "2", *b[4:])["start"]
+    )
 
 
 def n_scramble(b, tmp):
@@ -254,10 +267,21 @@ def s_frames_per(b, tmp):
 
 
 NPUZZLE = {"--board": n_board, "--goal": n_goal, "--seed": n_seed, "--scramble": n_scramble, "--size": n_size}
-NPUZZLE_OUT = {"--boards": n_boards, "--gif": n_gif, "--png": n_png, "--frames": n_frames, "--image": n_image,
-               "--numbers": n_numbers}
-SOKOBAN = {"level_file": s_level_file, "--level": s_level, "--optimize": s_optimize, "--optimal": s_optimal,
-           "--no-deadlock": s_no_deadlock}
+NPUZZLE_OUT = {
+    "--boards": n_boards,
+    "--gif": n_gif,
+    "--png": n_png,
+    "--frames": n_frames,
+    "--image": n_image,
+    "--numbers": n_numbers,
+}
+SOKOBAN = {
+    "level_file": s_level_file,
+    "--level": s_level,
+    "--optimize": s_optimize,
+    "--optimal": s_optimal,
+    "--no-deadlock": s_no_deadlock,
+}
 SOKOBAN_OUT = {"--boards": s_boards, "--gif": s_gif, "--png": s_png, "--frames": s_frames, "--frames-per": s_frames_per}
 
 
@@ -295,26 +319,41 @@ def table() -> dict[tuple[str, str], object]:
                 checks.update(outputs)
             for option, fn in checks.items():
                 out[(f"{command} {domain}", option)] = fn
-    out.update({("check npuzzle", o): ch_npuzzle_instance for o in ("--board", "--goal", "--scramble", "--seed", "--size")})
-    out.update({("check sokoban", o): ch_sokoban_instance for o in ("level_file", "--level", "--no-deadlock",
-                                                                     "--optimal", "--optimize")})
+    out.update(
+        {("check npuzzle", o): ch_npuzzle_instance for o in ("--board", "--goal", "--scramble", "--seed", "--size")}
+    )
+    out.update(
+        {
+            ("check sokoban", o): ch_sokoban_instance
+            for o in ("level_file", "--level", "--no-deadlock", "--optimal", "--optimize")
+        }
+    )
     out[("check npuzzle", "--json")] = out[("check sokoban", "--json")] = ch_json
     # options of the other commands, carried out in these tests (each mentions the option)
     elsewhere = {
         "domains": {"--json": "tests/test_cli_options.py::test_listings_agree_with_solve"},
         "engines": {"--json": "tests/test_cli_options.py::test_listings_agree_with_solve"},
-        "bench": {o: "tests/test_bench.py" for o in ("suite", "--jobs", "--json", "--output", "--resume", "--select",
-                                                     "--timeout")} | {"--executor": "tests/test_bench_dask.py",
-                                                                      "--scheduler": "tests/test_bench_dask.py"},
-        "plot": {o: "tests/test_plots.py" for o in ("results", "--configs", "--kind", "--metric", "--pair", "--suite",
-                                                    "--output", "--title")},
+        "bench": {
+            o: "tests/test_bench.py"
+            for o in ("suite", "--jobs", "--json", "--output", "--resume", "--select", "--timeout")
+        }
+        | {"--executor": "tests/test_bench_dask.py", "--scheduler": "tests/test_bench_dask.py"},
+        "plot": {
+            o: "tests/test_plots.py"
+            for o in ("results", "--configs", "--kind", "--metric", "--pair", "--suite", "--output", "--title")
+        },
         "sokoban export": {o: "tests/test_sokoban_solve.py" for o in ("source", "--level", "--output")},
         "sokoban list": {"source": "tests/test_sokoban_levels.py"},
-        "npuzzle pdb build": {o: "tests/test_npuzzle_pdb.py" for o in ("--partition", "--goal", "--size", "--cache-dir",
-                                                                        "--force")},
-        "npuzzle pdb info": {o: "tests/test_npuzzle_pdb.py" for o in ("--partition", "--goal", "--size", "--cache-dir")},
-        "play npuzzle": {o: "tests/test_play_commands.py" for o in ("--blank", "--image", "--load", "--new", "--numbers",
-                                                                    "--seed", "--size")},
+        "npuzzle pdb build": {
+            o: "tests/test_npuzzle_pdb.py" for o in ("--partition", "--goal", "--size", "--cache-dir", "--force")
+        },
+        "npuzzle pdb info": {
+            o: "tests/test_npuzzle_pdb.py" for o in ("--partition", "--goal", "--size", "--cache-dir")
+        },
+        "play npuzzle": {
+            o: "tests/test_play_commands.py"
+            for o in ("--blank", "--image", "--load", "--new", "--numbers", "--seed", "--size")
+        },
         "play sokoban": {o: "tests/test_play_commands.py" for o in ("level_file", "--level", "--load", "--new")},
     }
     for command, options in elsewhere.items():
@@ -371,8 +410,16 @@ def test_options_checked_elsewhere_are_named_there(key):
     text = (ROOT / path).read_text()
     if function:
         assert f"def {function}(" in text
-    words = {"--jobs": "-j", "--output": "-o", "results": "jsonl", "suite": ".toml", "source": "microban",
-             "level_file": "microban", "--partition": "partition", "--cache-dir": "cache"}
+    words = {
+        "--jobs": "-j",
+        "--output": "-o",
+        "results": "jsonl",
+        "suite": ".toml",
+        "source": "microban",
+        "level_file": "microban",
+        "--partition": "partition",
+        "--cache-dir": "cache",
+    }
     assert option in text or words.get(option, "\0") in text, (path, option)
 
 
@@ -391,11 +438,25 @@ def test_listings_agree_with_solve():
             for key, value in options.items():
                 args += [f"--{key}"] if value is True else [f"--{key}", str(value)]
             d = doc(*args, "--max-nodes", "1")
-            assert (d["engine"], d["heuristic"], d["params"], d["guarantee"]) == \
-                (case["engine"], case["heuristic"], case["params"], case["guarantee"]), (name, case)
+            assert (d["engine"], d["heuristic"], d["params"], d["guarantee"]) == (
+                case["engine"],
+                case["heuristic"],
+                case["params"],
+                case["guarantee"],
+            ), (name, case)
     engines = {e["name"]: e for e in json.loads(invoke("engines", "--json")[1])}
-    for name in ("bfs", "iddfs", "dijkstra", "astar", "greedy", "idastar", "npuzzle-idastar", "npuzzle-wida",
-                 "npuzzle-stages", "dfs"):
+    for name in (
+        "bfs",
+        "iddfs",
+        "dijkstra",
+        "astar",
+        "greedy",
+        "idastar",
+        "npuzzle-idastar",
+        "npuzzle-wida",
+        "npuzzle-stages",
+        "dfs",
+    ):
         d = doc("solve", "npuzzle", "--board", BOARD, "--engine", name)
         assert d["guarantee"] == engines[name]["guarantee"], name
         assert d["params"] == {}  # the engine's own defaults

@@ -97,8 +97,9 @@ def cases(draw, costs: str = "int", max_nodes: int = 12) -> Case:
     m = draw(st.integers(0, 4 * n))  # up to dense: many alternative paths catch more bugs
     edges = draw(st.lists(st.tuples(node, node, COSTS[costs]), min_size=m, max_size=m))
     if edges:  # parallel copies with other costs, ahead of or after the original
-        for i, cost, ahead in draw(st.lists(st.tuples(st.integers(0, len(edges) - 1), COSTS[costs], st.booleans()),
-                                            max_size=n)):
+        for i, cost, ahead in draw(
+            st.lists(st.tuples(st.integers(0, len(edges) - 1), COSTS[costs], st.booleans()), max_size=n)
+        ):
             u, v, _c = edges[i]
             edges.insert(i if ahead else len(edges), (u, v, cost))
     start = draw(node)
@@ -220,8 +221,12 @@ def test_a_float_cost_and_a_zero_cost_cycle_end(engine):
     g = 3.6891047325008457
     problem = GraphProblem({"S": [("s", g)], "s": [("t", 0)], "t": [("s", 0), ("G", 1)]}, "S", ["G"])
     result = solve(problem, engine, limits=Limits(max_expanded=100))
-    assert (result.status, result.states, result.cost, result.stats.reopened) == ("solved", ["S", "s", "t", "G"],
-                                                                                  g + 1, 0)
+    assert (result.status, result.states, result.cost, result.stats.reopened) == (
+        "solved",
+        ["S", "s", "t", "G"],
+        g + 1,
+        0,
+    )
 
 
 @pytest.mark.parametrize("engine", ["dijkstra", "astar", "greedy"])

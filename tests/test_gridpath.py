@@ -33,8 +33,23 @@ SQRT2 = math.sqrt(2)
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("gridpath-install")
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--quiet",
-                           "--no-index", "--target", str(target), str(PLUGIN)], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "--no-index",
+            "--target",
+            str(target),
+            str(PLUGIN),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     sys.path.insert(0, str(target))
     try:
@@ -69,8 +84,14 @@ def gridpath(installed):
 def run(installed: Path, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(installed), os.environ.get("PYTHONPATH", "")]))
     env.pop("SEARCHKIT_LOAD_PLUGINS", None)
-    return subprocess.run([sys.executable, "-c", "from searchkit.cli import main; main()", *args],
-                          capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", "from searchkit.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 def data(installed: Path, name: str) -> Path:
@@ -82,6 +103,7 @@ def scen_lines(path: Path) -> list[list[str]]:
 
 
 # -- an oracle that shares no code with the plugin ---------------------------------------------
+
 
 def shortest(rows: list[str], start, goal, connectivity: int = 8) -> float | None:
     """Dijkstra on the Moving AI rules, written out again here."""
@@ -117,11 +139,16 @@ def random_rows(rng: random.Random, w: int, h: int, density: float) -> list[str]
 
 # -- installation and registration ---------------------------------------------------------------
 
+
 def test_installed_distribution_has_entry_point_and_data(installed):
     dist = next(installed.glob("searchkit_gridpath-*.dist-info"))
     assert "[searchkit]\ngridpath = searchkit_gridpath.plugin" in (dist / "entry_points.txt").read_text()
     assert {p.name for p in (installed / "searchkit_gridpath" / "data").iterdir()} >= {
-        "rooms.map", "rooms.map.scen", "maze.map", "maze.map.scen"}
+        "rooms.map",
+        "rooms.map.scen",
+        "maze.map",
+        "maze.map.scen",
+    }
 
 
 def test_cli_lists_the_domain_engine_and_npuzzle_heuristic(installed):
@@ -141,6 +168,7 @@ def test_plugin_imports_only_the_public_api(installed):
 
 # -- the CLI against the .scen file's optimal lengths ---------------------------------------------
 
+
 def test_solve_scenarios_through_the_cli(installed):
     scen = data(installed, "maze.map.scen")
     lines = scen_lines(scen)
@@ -159,8 +187,20 @@ def test_solve_bundled_name_draw_and_four_connected(installed):
     shown = run(installed, "solve", "gridpath", "--scen", "gridpath:rooms", "--index", "2", "--draw")
     assert shown.returncode == 0, shown.stderr
     assert "A" in shown.stdout and "B" in shown.stdout and "optimal length in the .scen file" in shown.stdout
-    result = run(installed, "solve", "gridpath", "--map", str(data(installed, "rooms.map")), "--start", "1,0",
-                 "--goal", "30,22", "--connectivity", "4", "--json")
+    result = run(
+        installed,
+        "solve",
+        "gridpath",
+        "--map",
+        str(data(installed, "rooms.map")),
+        "--start",
+        "1,0",
+        "--goal",
+        "30,22",
+        "--connectivity",
+        "4",
+        "--json",
+    )
     doc = json.loads(result.stdout)
     assert doc["cost"] == shortest(rows, (1, 0), (30, 22), 4) and doc["connectivity"] == 4
     assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(doc["path"], doc["path"][1:]))
@@ -186,16 +226,19 @@ def test_bench_suite_checks_every_optimal_length(installed, tmp_path):
 MAP = "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n"
 
 
-@pytest.mark.parametrize("text, words", [
-    (MAP.replace("type octile", "type hex"), "map type 'hex' is not supported"),
-    (MAP.replace("height 3", "height three"), "height must be a positive integer"),
-    (MAP.replace("width 4\n", ""), "no 'width' line"),
-    (MAP.replace("map\n", ""), "line 4: expected a header line"),
-    (MAP.replace("height 3", "height 4"), "says 4 rows, the map has 3"),
-    (MAP.replace(".@@.", ".@@"), "line 6: row 1 has 3 cells"),
-    (MAP.replace(".@@.", ".@x."), "line 6, column 3: unknown terrain 'x'"),
-    (MAP.replace("type octile\n", "type octile\ntype octile\n"), "'type' given twice"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (MAP.replace("type octile", "type hex"), "map type 'hex' is not supported"),
+        (MAP.replace("height 3", "height three"), "height must be a positive integer"),
+        (MAP.replace("width 4\n", ""), "no 'width' line"),
+        (MAP.replace("map\n", ""), "line 4: expected a header line"),
+        (MAP.replace("height 3", "height 4"), "says 4 rows, the map has 3"),
+        (MAP.replace(".@@.", ".@@"), "line 6: row 1 has 3 cells"),
+        (MAP.replace(".@@.", ".@x."), "line 6, column 3: unknown terrain 'x'"),
+        (MAP.replace("type octile\n", "type octile\ntype octile\n"), "'type' given twice"),
+    ],
+)
 def test_bad_maps_are_one_line_errors(gridpath, tmp_path, text, words):
     from searchkit_gridpath.movingai import load_map
 
@@ -206,15 +249,18 @@ def test_bad_maps_are_one_line_errors(gridpath, tmp_path, text, words):
     assert words in str(info.value) and "\n" not in str(info.value) and "bad.map" in str(info.value)
 
 
-@pytest.mark.parametrize("line, words", [
-    ("0\tm.map\t4\t3\t0\t0\t3", "expected 9 fields"),
-    ("0\tm.map\t4\t3\t0\t0\t3\tx\t5", "expected whole numbers"),
-    ("0\tm.map\t4\t3\t0\t0\t4\t2\t5", "goal (4, 2) is outside the 4x3 map"),
-    ("0\tm.map\t4\t3\t-1\t0\t3\t2\t5", "start (-1, 0) is outside"),
-    ("0\tm.map\t5\t3\t0\t0\t3\t2\t5", "scenario is for a 5x3 map, m.map is 4x3"),
-    ("0\tm.map\t4\t3\t1\t1\t3\t2\t5", "start (1, 1) is a blocked cell ('@')"),
-    ("0\tother.map\t4\t3\t0\t0\t3\t2\t5", "cannot find the map 'other.map'"),
-])
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("0\tm.map\t4\t3\t0\t0\t3", "expected 9 fields"),
+        ("0\tm.map\t4\t3\t0\t0\t3\tx\t5", "expected whole numbers"),
+        ("0\tm.map\t4\t3\t0\t0\t4\t2\t5", "goal (4, 2) is outside the 4x3 map"),
+        ("0\tm.map\t4\t3\t-1\t0\t3\t2\t5", "start (-1, 0) is outside"),
+        ("0\tm.map\t5\t3\t0\t0\t3\t2\t5", "scenario is for a 5x3 map, m.map is 4x3"),
+        ("0\tm.map\t4\t3\t1\t1\t3\t2\t5", "start (1, 1) is a blocked cell ('@')"),
+        ("0\tother.map\t4\t3\t0\t0\t3\t2\t5", "cannot find the map 'other.map'"),
+    ],
+)
 def test_bad_scenarios_are_one_line_errors(gridpath, tmp_path, line, words):
     (tmp_path / "m.map").write_text(MAP)
     scen = tmp_path / "m.map.scen"
@@ -252,6 +298,7 @@ def test_bad_options_and_cli_exit_code(installed, gridpath, tmp_path):
 
 
 # -- the engine and the heuristics, against the oracle -----------------------------------------------
+
 
 def test_jps_and_astar_are_optimal_on_random_maps(gridpath):
     from searchkit_gridpath.jps import jps
@@ -502,8 +549,9 @@ def test_inversion_move_bound(installed):
 
 def test_inversion_max_through_the_cli_is_optimal(installed):
     for board, length in (("8 6 7 2 5 4 3 0 1", 31),):
-        doc = json.loads(run(installed, "solve", "npuzzle", "--board", board, "-H", "inversion-max", "-e", "astar",
-                             "--json").stdout)
+        doc = json.loads(
+            run(installed, "solve", "npuzzle", "--board", board, "-H", "inversion-max", "-e", "astar", "--json").stdout
+        )
         assert doc["cost"] == length and doc["heuristic"] == "inversion-max"
 
 
@@ -513,11 +561,15 @@ def test_bench_suite_at_a_scen_in_another_folder(installed, tmp_path):
     maps.mkdir(parents=True)
     (maps / "m.map").write_text(MAP)
     rows = MAP.splitlines()[4:]
-    lines = ["version 1"] + [f"0\tmaps/demo/m.map\t4\t3\t{s[0]}\t{s[1]}\t{g[0]}\t{g[1]}\t{shortest(rows, s, g):.8f}"
-                             for s, g in itertools.permutations([(0, 0), (3, 2), (0, 2)], 2)]
+    lines = ["version 1"] + [
+        f"0\tmaps/demo/m.map\t4\t3\t{s[0]}\t{s[1]}\t{g[0]}\t{g[1]}\t{shortest(rows, s, g):.8f}"
+        for s, g in itertools.permutations([(0, 0), (3, 2), (0, 2)], 2)
+    ]
     (tmp_path / "demo.scen").write_text("\n".join(lines) + "\n")
-    (tmp_path / "s.toml").write_text('domain = "gridpath"\n[instances]\nfile = "demo.scen"\n'
-                                     '[[configs]]\nengine = "jps"\n[[configs]]\nengine = "astar"\n')
+    (tmp_path / "s.toml").write_text(
+        'domain = "gridpath"\n[instances]\nfile = "demo.scen"\n'
+        '[[configs]]\nengine = "jps"\n[[configs]]\nengine = "astar"\n'
+    )
     result = run(installed, "bench", str(tmp_path / "s.toml"), "--json", "-j", "1")
     doc = json.loads(result.stdout)
     assert result.returncode == 0 and doc["ok"] and len(doc["records"]) == 12

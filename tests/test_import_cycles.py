@@ -54,7 +54,7 @@ def import_graph(packages: dict[str, Path]) -> nx.DiGraph:
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    anchor = package[:len(package) - node.level + 1]
+                    anchor = package[: len(package) - node.level + 1]
                     base = ".".join(anchor + ([node.module] if node.module else []))
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
             else:
@@ -69,9 +69,11 @@ def import_graph(packages: dict[str, Path]) -> nx.DiGraph:
 def cycles(graph: nx.DiGraph) -> list[list[str]]:
     """The graph's simple cycles, each started at its first module in sorted order (networkx
     may start a cycle at any of its nodes), shortest first."""
+
     def rotated(cycle: list[str]) -> list[str]:
         first = cycle.index(min(cycle))
         return cycle[first:] + cycle[:first]
+
     return sorted((rotated(c) for c in nx.simple_cycles(graph)), key=lambda c: (len(c), c))
 
 

@@ -19,8 +19,13 @@ from searchkit.solving import execute, prepare
 # breadth-first search (unit step costs: fewest steps is optimal) in `reference`
 INSTANCES = {
     "npuzzle": [{"board": "1 2 3 5 0 6 4 7 8"}, {"board": "4 1 3 7 2 6 0 5 8"}],
-    "sokoban": [{"level_file": "microban:1"}, {"level_file": "microban:3"}, {"level_file": "microban:4"},
-                {"level_file": "microban:3", "optimal": True}, {"level_file": "microban:4", "optimal": True}],
+    "sokoban": [
+        {"level_file": "microban:1"},
+        {"level_file": "microban:3"},
+        {"level_file": "microban:4"},
+        {"level_file": "microban:3", "optimal": True},
+        {"level_file": "microban:4", "optimal": True},
+    ],
 }
 LIMITS = dict(timeout_s=60)
 # the composite engines take their members by parameter: what each is tried with here
@@ -78,8 +83,9 @@ def test_sokoban_macros_make_astar_suboptimal_and_optimal_turns_them_off():
 
 def test_sokoban_optimal_label_on_the_command_line():
     base = [sys.executable, "-c", "from searchkit.cli import main; main()", "solve", "sokoban", "microban:69"]
-    out = subprocess.run(base + ["--engine", "astar", "--heuristic", "matching", "--json"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        base + ["--engine", "astar", "--heuristic", "matching", "--json"], capture_output=True, text=True, timeout=120
+    )
     doc = json.loads(out.stdout)
     assert doc["guarantee"].startswith("suboptimal") and doc["pushes"] == doc["cost"]
     out = subprocess.run(base + ["--optimal", "--json"], capture_output=True, text=True, timeout=120)
@@ -132,10 +138,12 @@ def test_domain_specific_engines_are_refused_elsewhere_before_any_search():
 
 def test_tree_does_not_offer_the_solution_outputs(tmp_path):
     base = [sys.executable, "-c", "from searchkit.cli import main; main()", "tree"]
-    for args in (["npuzzle", "--size", "3", "--gif", str(tmp_path / "a.gif")],
-                 ["npuzzle", "--size", "3", "--boards"],
-                 ["sokoban", "microban:1", "--png", str(tmp_path / "a.png")],
-                 ["sokoban", "microban:1", "--frames", str(tmp_path / "f")]):
+    for args in (
+        ["npuzzle", "--size", "3", "--gif", str(tmp_path / "a.gif")],
+        ["npuzzle", "--size", "3", "--boards"],
+        ["sokoban", "microban:1", "--png", str(tmp_path / "a.png")],
+        ["sokoban", "microban:1", "--frames", str(tmp_path / "f")],
+    ):
         out = subprocess.run(base + args + ["-o", str(tmp_path / "t.png")], capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and out.stderr.startswith("Error: No such option"), out.stderr
         assert out.stderr.count("\n") == 1

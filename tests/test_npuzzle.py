@@ -115,10 +115,17 @@ KNOWN_8 = [("8 6 7 2 5 4 3 0 1", 31), ("6 4 7 8 5 0 3 2 1", 31), ("1 2 3 4 5 6 7
 
 
 @pytest.mark.parametrize("board,length", KNOWN_8)
-@pytest.mark.parametrize("engine,heuristic", [
-    ("astar", "manhattan"), ("astar", "linear-conflict"), ("idastar", "linear-conflict"),
-    ("bidirectional-bfs", None), ("bfs", None), ("dijkstra", None),
-])
+@pytest.mark.parametrize(
+    "engine,heuristic",
+    [
+        ("astar", "manhattan"),
+        ("astar", "linear-conflict"),
+        ("idastar", "linear-conflict"),
+        ("bidirectional-bfs", None),
+        ("bfs", None),
+        ("dijkstra", None),
+    ],
+)
 def test_optimal_lengths_on_known_8puzzles(board, length, engine, heuristic):
     job = prepare("npuzzle", {"board": board}, engine, heuristic)
     result = execute(job)
@@ -174,19 +181,22 @@ def test_scramble_length_bounds_the_solution():
     assert result.solved and result.cost <= 20
 
 
-@pytest.mark.parametrize("options,message", [
-    ({"board": "1 2 3 4 5 6 7 8"}, "is not square"),
-    ({"board": "1 2 3 4 5 6 7 8 8"}, "twice"),
-    ({"board": "1 2 3 4 5 6 7 8 9"}, "outside 0..8"),
-    ({"board": "1 2 3 4 5 6 7 x 0"}, "not a whole number"),
-    ({"board": "1 2 3 4 5 6 8 7 0"}, "unsolvable"),
-    ({"size": "3", "board": "1 2 3 0"}, "needs 9"),
-    ({"size": "1"}, "at least 2"),
-    ({"size": "1000"}, "at most"),
-    ({"size": "3", "goal": "1 2 3"}, "goal has 3 tiles"),
-    ({"size": "3", "scramble": -1}, "negative"),
-    ({"size": "3", "scramble": 10**9}, "at most 1,000,000"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"board": "1 2 3 4 5 6 7 8"}, "is not square"),
+        ({"board": "1 2 3 4 5 6 7 8 8"}, "twice"),
+        ({"board": "1 2 3 4 5 6 7 8 9"}, "outside 0..8"),
+        ({"board": "1 2 3 4 5 6 7 x 0"}, "not a whole number"),
+        ({"board": "1 2 3 4 5 6 8 7 0"}, "unsolvable"),
+        ({"size": "3", "board": "1 2 3 0"}, "needs 9"),
+        ({"size": "1"}, "at least 2"),
+        ({"size": "1000"}, "at most"),
+        ({"size": "3", "goal": "1 2 3"}, "goal has 3 tiles"),
+        ({"size": "3", "scramble": -1}, "negative"),
+        ({"size": "3", "scramble": 10**9}, "at most 1,000,000"),
+    ],
+)
 def test_bad_input_is_one_clear_error(options, message):
     with pytest.raises(InputError, match=message):
         prepare("npuzzle", options, "astar", "manhattan")

@@ -60,8 +60,11 @@ def test_optimal_like_astar_and_same_counts_both_ways(heuristic, monkeypatch):
         assert a.solved and a.cost == expected == len(a.actions)
         replay(problem, a)
         assert a.actions == b.actions
-        assert (a.stats.expanded, a.stats.generated, a.stats.iterations) == \
-               (b.stats.expanded, b.stats.generated, b.stats.iterations)
+        assert (a.stats.expanded, a.stats.generated, a.stats.iterations) == (
+            b.stats.expanded,
+            b.stats.generated,
+            b.stats.iterations,
+        )
 
 
 def test_pdb_is_at_least_as_informed_as_manhattan(monkeypatch):

@@ -22,12 +22,19 @@ from searchkit.solving import execute, prepare
 ROOT = Path(__file__).resolve().parents[1]
 # cheap to build (a 3-tile group over 25 cells has 303,600 abstract states), so the normal
 # run checks the 5x5 builder, reflection and packed lookups without the 4-minute pdb-55554
-SMALL_5X5 = pdb.Partition("pdb-test-5x5-333", 5, 5,
-                          ((1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15), (16, 17, 18),
-                           (19, 20, 21), (22, 23, 24)), "eight 3-tile groups, for tests")
-GOALS = {"blank-first": tuple(range(25)), "blank-last": tuple(range(1, 25)) + (0,),
-         # blank off the diagonal: no mirrored lookup
-         "blank-mid-row": tuple(range(1, 12)) + (0,) + tuple(range(12, 25))}
+SMALL_5X5 = pdb.Partition(
+    "pdb-test-5x5-333",
+    5,
+    5,
+    ((1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15), (16, 17, 18), (19, 20, 21), (22, 23, 24)),
+    "eight 3-tile groups, for tests",
+)
+GOALS = {
+    "blank-first": tuple(range(25)),
+    "blank-last": tuple(range(1, 25)) + (0,),
+    # blank off the diagonal: no mirrored lookup
+    "blank-mid-row": tuple(range(1, 12)) + (0,) + tuple(range(12, 25)),
+}
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +54,7 @@ def walk(problem: NPuzzleProblem, steps: int, rng: random.Random) -> list[int]:
 
 
 # -- Korf & Felner's 24-puzzle instances --------------------------------------------------------
+
 
 def test_korf24_instances_are_the_published_set():
     data = load_korf24()
@@ -90,6 +98,7 @@ def test_npuzzle_large_suite_reads():
 
 # -- the partition and the packed lookups --------------------------------------------------------
 
+
 def test_pdb_55554_partition_covers_the_24_puzzle():
     part = pdb.PARTITIONS["pdb-55554"]
     pdb.check_partition(part.groups, 25, part.name)
@@ -127,8 +136,7 @@ def test_pdb_heuristic_attaches_its_incremental_successors():
     problem = domain.make_problem({"size": "3", "seed": 4}, heuristic)
     fn = problem.heuristic
     state = problem.initial_state()
-    assert [c[3] for c in fn.successors_with_h(state, fn(state))] == \
-        [fn(s) for _a, s, _c in problem.successors(state)]
+    assert [c[3] for c in fn.successors_with_h(state, fn(state))] == [fn(s) for _a, s, _c in problem.successors(state)]
 
 
 def test_small_5x5_databases_are_admissible_and_consistent():
@@ -151,11 +159,15 @@ def test_small_5x5_databases_are_admissible_and_consistent():
 
 # -- defaults and guarantees ---------------------------------------------------------------------
 
+
 def test_larger_boards_defaults(monkeypatch):
     domain = NPuzzleDomain()
     if fastida.compiled_kernel_available():
-        assert domain.defaults({"size": "5"}) == ("npuzzle-wida", "pdb-55554", {"weight": fastida.WIDA_WEIGHT,
-                                                                           "max_weight": fastida.WIDA_MAX_WEIGHT})
+        assert domain.defaults({"size": "5"}) == (
+            "npuzzle-wida",
+            "pdb-55554",
+            {"weight": fastida.WIDA_WEIGHT, "max_weight": fastida.WIDA_MAX_WEIGHT},
+        )
     monkeypatch.setenv(DISABLE_ENV, "1")  # no compiled kernel: weighted A*
     assert domain.defaults({"size": "5"}) == ("astar", "pdb-55554", {"weight": 1.6})
     assert domain.defaults({"size": "4x5"}) == ("astar", "linear-conflict", {"weight": 2})
@@ -168,8 +180,10 @@ def test_guarantee_strings(monkeypatch):
     job = prepare("npuzzle", {"size": "5", "seed": 1}, heuristic="linear-conflict")
     assert job.engine.name == "astar" and job.guarantee == "suboptimal (weight 1.6)"
     assert prepare("npuzzle", {"size": "5", "seed": 1}, "astar", "linear-conflict").guarantee == "optimal"
-    assert prepare("npuzzle", {"size": "5", "seed": 1}, "astar", "linear-conflict",
-                   {"weight": 3}).guarantee == "suboptimal (weight 3)"
+    assert (
+        prepare("npuzzle", {"size": "5", "seed": 1}, "astar", "linear-conflict", {"weight": 3}).guarantee
+        == "suboptimal (weight 3)"
+    )
     assert prepare("npuzzle", {"size": "4", "seed": 1}, heuristic="manhattan").guarantee == "optimal"
     assert prepare("npuzzle", {"size": "7", "seed": 1}).guarantee == "suboptimal"
 
@@ -181,10 +195,16 @@ def test_weighted_astar_solves_a_24_puzzle_with_linear_conflict(monkeypatch):
     assert result.solved  # execute replays the moves: the path is checked
 
 
-@pytest.mark.parametrize("options", [{"size": "8", "seed": 1}, {"size": "7", "seed": 2, "goal": "blank-first"},
-                                     {"size": "6x9", "seed": 3}, {"size": "3x9", "seed": 4},
-                                     {"size": "6", "seed": 5, "goal": " ".join(map(str, range(1, 15))) + " 0 "
-                                      + " ".join(map(str, range(15, 36)))}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"size": "8", "seed": 1},
+        {"size": "7", "seed": 2, "goal": "blank-first"},
+        {"size": "6x9", "seed": 3},
+        {"size": "3x9", "seed": 4},
+        {"size": "6", "seed": 5, "goal": " ".join(map(str, range(1, 15))) + " 0 " + " ".join(map(str, range(15, 36)))},
+    ],
+)
 def test_default_solves_large_boards_line_by_line(options):
     job = prepare("npuzzle", options)
     assert job.engine.name == "npuzzle-stages" and job.guarantee == "suboptimal"
@@ -200,6 +220,7 @@ def test_line_by_line_respects_limits():
 
 # -- the real 24-puzzle databases: minutes to build, so only with -m slow ------------------------
 
+
 @pytest.mark.slow
 def test_pdb_55554_is_admissible_near_the_goal_and_below_korfs_lengths():
     goal = KORF24_GOAL
@@ -208,8 +229,12 @@ def test_pdb_55554_is_admissible_near_the_goal_and_below_korfs_lengths():
         assert db.value(board) <= length
     rng = random.Random(11)
     for scramble in (10, 14, 18, 20):
-        job = prepare("npuzzle", {"size": "5", "goal": "blank-first", "scramble": scramble,
-                                  "seed": rng.randrange(10**6)}, "npuzzle-idastar", "manhattan")
+        job = prepare(
+            "npuzzle",
+            {"size": "5", "goal": "blank-first", "scramble": scramble, "seed": rng.randrange(10**6)},
+            "npuzzle-idastar",
+            "manhattan",
+        )
         result = execute(job)
         for i, state in enumerate(result.states):
             assert db.value(job.problem.decode(state)) <= result.cost - i

@@ -24,8 +24,40 @@ from searchkit import InputError
 GOAL3 = tuple(range(9))  # blank first
 GOAL3_LAST = tuple(range(1, 9)) + (0,)
 # the 8-puzzle's states by distance from the blank-first goal (Reinefeld 1993): 181,440 in all, 2 at 31
-EIGHT_PUZZLE_LAYERS = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
-                       16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2]
+EIGHT_PUZZLE_LAYERS = [
+    1,
+    2,
+    4,
+    8,
+    16,
+    20,
+    39,
+    62,
+    116,
+    152,
+    286,
+    396,
+    748,
+    1024,
+    1893,
+    2512,
+    4485,
+    5638,
+    9529,
+    10878,
+    16993,
+    17110,
+    23952,
+    20224,
+    24047,
+    15578,
+    14560,
+    6274,
+    3910,
+    760,
+    221,
+    2,
+]
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +92,7 @@ def exact3():
 
 # -- ranking --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n,k", [(4, 2), (6, 3), (9, 9), (16, 3)])
 def test_rank_is_the_lexicographic_index(n, k):
     cells = np.array(list(itertools.permutations(range(n), k)), dtype=np.uint8)
@@ -79,6 +112,7 @@ def test_rank_one_matches_vectorised_rank(cells, k):
 
 
 # -- building ---------------------------------------------------------------------------------------
+
 
 def test_exact_8_puzzle_database_has_the_known_layers():
     table = pdb.build_group(3, 3, GOAL3, tuple(range(1, 9)), progress=False)
@@ -184,6 +218,7 @@ def test_partition_names_and_bad_partitions():
 
 # -- the cache file -----------------------------------------------------------------------------------
 
+
 def _small(tmp_path: Path):
     part = pdb.Partition("pdb-4-4", 3, 3, ((1, 2, 3, 5), (4, 6, 7, 8)), "test")
     return part, pdb.cache_entry(part, GOAL3, tmp_path)
@@ -198,12 +233,15 @@ def test_cache_round_trip_and_atomic_write(tmp_path):
     assert all((a == b).all() for a, b in zip(tables, back))
 
 
-@pytest.mark.parametrize("damage,message", [
-    (lambda b: b[:-10], "truncated"),
-    (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "checksum"),
-    (lambda b: b"XX" + b[2:], "bad magic"),
-    (lambda b: b[:30], "truncated header"),
-])
+@pytest.mark.parametrize(
+    "damage,message",
+    [
+        (lambda b: b[:-10], "truncated"),
+        (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "checksum"),
+        (lambda b: b"XX" + b[2:], "bad magic"),
+        (lambda b: b[:30], "truncated header"),
+    ],
+)
 def test_damaged_cache_files_are_refused(tmp_path, damage, message):
     part, (path, header, _groups) = _small(tmp_path)
     pdb_cache.write(path, header, [np.zeros(n, dtype=np.uint8) for n in header["sizes"]])
@@ -258,10 +296,16 @@ def test_unwritable_cache_dir_is_input_error(tmp_path):
 
 # -- the command line --------------------------------------------------------------------------------
 
+
 def _cli(*args: str, env_dir: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, SEARCHKIT_CACHE_DIR=str(env_dir))
-    return subprocess.run([sys.executable, "-c", "from searchkit.cli import main; main()", *args],
-                          capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", "from searchkit.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_cli_build_info_and_errors(tmp_path):
@@ -283,8 +327,12 @@ def test_cli_build_info_and_errors(tmp_path):
     cached.write_bytes(cached.read_bytes()[:-3])
     out = _cli("npuzzle", "pdb", "info", "--partition", "pdb-8", "--goal", "blank-first", env_dir=tmp_path)
     assert out.returncode == 2 and out.stderr.startswith("Error: ") and out.stderr.count("\n") == 1
-    for bad in (["--partition", "4-4-4"], ["--partition", "1,2,3/4,5,6", "--size", "3"],
-                ["--partition", "6-6-3", "--size", "3"], ["--partition", "pdb-8", "--goal", "sideways"]):
+    for bad in (
+        ["--partition", "4-4-4"],
+        ["--partition", "1,2,3/4,5,6", "--size", "3"],
+        ["--partition", "6-6-3", "--size", "3"],
+        ["--partition", "pdb-8", "--goal", "sideways"],
+    ):
         out = _cli("npuzzle", "pdb", "build", *bad, env_dir=tmp_path)
         assert out.returncode == 2, (bad, out.stderr)
         assert out.stderr.startswith("Error: ") and out.stderr.count("\n") == 1, out.stderr

@@ -30,17 +30,20 @@ def _cache(tmp_path_factory, monkeypatch):
     monkeypatch.delenv(DISABLE_ENV, raising=False)
 
 
-@pytest.mark.parametrize("width,height,goal,tiles", [
-    (3, 3, BLANK_FIRST3, (1, 2, 3, 4)),
-    (3, 3, BLANK_LAST3, tuple(range(1, 9))),  # exact: half the tables is unreachable (255)
-    (3, 3, BLANK_FIRST3, (5,)),
-    (2, 3, tuple(range(6)), (1, 2)),
-    (3, 2, (1, 2, 3, 4, 5, 0), (1, 5)),
-    (4, 3, tuple(range(12)), (1, 2, 3, 4, 5)),  # not square: the bitboard edges differ per axis
-    (3, 4, (1, 2, 3, 4, 0, 5, 6, 7, 8, 9, 10, 11), (2, 6, 7, 11)),  # blank mid-board
-    (4, 4, tuple(range(16)), (4, 5, 8, 9)),
-    (5, 5, tuple(range(25)), (1, 2, 5)),  # 22 free cells: 32-bit masks
-])
+@pytest.mark.parametrize(
+    "width,height,goal,tiles",
+    [
+        (3, 3, BLANK_FIRST3, (1, 2, 3, 4)),
+        (3, 3, BLANK_LAST3, tuple(range(1, 9))),  # exact: half the tables is unreachable (255)
+        (3, 3, BLANK_FIRST3, (5,)),
+        (2, 3, tuple(range(6)), (1, 2)),
+        (3, 2, (1, 2, 3, 4, 5, 0), (1, 5)),
+        (4, 3, tuple(range(12)), (1, 2, 3, 4, 5)),  # not square: the bitboard edges differ per axis
+        (3, 4, (1, 2, 3, 4, 0, 5, 6, 7, 8, 9, 10, 11), (2, 6, 7, 11)),  # blank mid-board
+        (4, 4, tuple(range(16)), (4, 5, 8, 9)),
+        (5, 5, tuple(range(25)), (1, 2, 5)),  # 22 free cells: 32-bit masks
+    ],
+)
 def test_streaming_builder_equals_numpy_builder(width, height, goal, tiles):
     expected = pdb.build_group(width, height, goal, tiles, progress=False)
     got = pdb_stream.build_group_stream(width, height, goal, tiles)
@@ -76,8 +79,9 @@ def test_rank_indexed_lookups_search_like_base_n_ones(monkeypatch):
     """Forcing the rank-indexed (compact) kernel path on 5-5-5 tables changes no node."""
     domain = NPuzzleDomain()
     for board, length in [load_korf100()[i] for i in (8, 11, 18)]:
-        problem = domain.make_problem({"size": "4", "board": " ".join(map(str, board)), "goal": "blank-first"},
-                                      domain.heuristics["pdb-555"])
+        problem = domain.make_problem(
+            {"size": "4", "board": " ".join(map(str, board)), "goal": "blank-first"}, domain.heuristics["pdb-555"]
+        )
         _drop_views()
         base_n = fastida.npuzzle_idastar(problem)
         with monkeypatch.context() as m:
@@ -95,8 +99,9 @@ def test_rank_indexed_weighted_search_on_a_blank_last_goal(monkeypatch):
     domain = NPuzzleDomain()
     goal = make_goal("blank-last", 4, 4)
     rng = random.Random(5)
-    problems = [domain.make_problem({"size": "4", "seed": rng.randrange(10**6)}, domain.heuristics["pdb-555"])
-                for _ in range(3)]
+    problems = [
+        domain.make_problem({"size": "4", "seed": rng.randrange(10**6)}, domain.heuristics["pdb-555"]) for _ in range(3)
+    ]
     _drop_views()
     expected = [fastida.npuzzle_wida(p, weight=1.5) for p in problems]
     with monkeypatch.context() as m:
@@ -108,4 +113,3 @@ def test_rank_indexed_weighted_search_on_a_blank_last_goal(monkeypatch):
         assert tuple(problem.goal) == goal
         replay(problem, b)
         assert b.solved and a.actions == b.actions
-

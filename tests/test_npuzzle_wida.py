@@ -53,8 +53,9 @@ def reference_wida(board, goal, width, height, weight):
     home = {t: divmod(p, width) for p, t in enumerate(goal)}
 
     def h(b):
-        return sum(abs(r - home[t][0]) + abs(c - home[t][1])
-                   for p, t in enumerate(b) if t for r, c in [divmod(p, width)])
+        return sum(
+            abs(r - home[t][0]) + abs(c - home[t][1]) for p, t in enumerate(b) if t for r, c in [divmod(p, width)]
+        )
 
     steps = ((-width, "U"), (width, "D"), (-1, "L"), (1, "R"))
     opposite = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -67,8 +68,12 @@ def reference_wida(board, goal, width, height, weight):
         for step, name in steps:
             if name == back:
                 continue
-            if (name == "U" and r == 0) or (name == "D" and r == height - 1) or \
-               (name == "L" and c == 0) or (name == "R" and c == width - 1):
+            if (
+                (name == "U" and r == 0)
+                or (name == "D" and r == height - 1)
+                or (name == "L" and c == 0)
+                or (name == "R" and c == width - 1)
+            ):
                 continue
             nb = blank + step
             child = list(b)
@@ -105,8 +110,11 @@ def reference_wida(board, goal, width, height, weight):
         bound = nxt
 
 
-CASES = [(3, 3, GOAL3, s, None) for s in (1, 2, 3)] + [(4, 4, GOAL4, s, 40) for s in (4, 5)] + \
-        [(4, 3, tuple(range(1, 12)) + (0,), 6, 35)]
+CASES = (
+    [(3, 3, GOAL3, s, None) for s in (1, 2, 3)]
+    + [(4, 4, GOAL4, s, 40) for s in (4, 5)]
+    + [(4, 3, tuple(range(1, 12)) + (0,), 6, 35)]
+)
 
 
 @pytest.mark.parametrize("weight", [1, 1.5, 2, 3.25])
@@ -132,8 +140,11 @@ def test_pattern_database_counts_agree_compiled_and_python(monkeypatch):
         a = run(problem, False, monkeypatch, weight=1.6)
         b = run(problem, True, monkeypatch, weight=1.6)
         assert a.solved and a.actions == b.actions
-        assert (a.stats.expanded, a.stats.generated, a.stats.iterations) == \
-               (b.stats.expanded, b.stats.generated, b.stats.iterations)
+        assert (a.stats.expanded, a.stats.generated, a.stats.iterations) == (
+            b.stats.expanded,
+            b.stats.generated,
+            b.stats.iterations,
+        )
 
 
 @pytest.mark.parametrize("compiled", [False, True])
@@ -235,8 +246,14 @@ def test_escalating_weight_when_a_search_runs_long(compiled, monkeypatch):
     assert escalated
     # the caller's own limits still end the run, and say so
     board = random_board(GOAL4, 4, random.Random(9))
-    limited = run(make(board, GOAL4, "manhattan", 4), compiled, monkeypatch, weight=1.5, max_weight=2.5,
-                  limits=Limits(max_expanded=30))
+    limited = run(
+        make(board, GOAL4, "manhattan", 4),
+        compiled,
+        monkeypatch,
+        weight=1.5,
+        max_weight=2.5,
+        limits=Limits(max_expanded=30),
+    )
     assert limited.status == "limit" and limited.stats.limit_reason == "nodes" and limited.stats.expanded <= 30
 
 

@@ -44,7 +44,9 @@ def blocks(size: tuple[int, int], cells: int = 6) -> Image.Image:
     """A test picture of at most 256 colours: coloured blocks over a grey ramp, so a GIF
     stores it exactly and every tile differs."""
     w, h = size
-    ramp = Image.linear_gradient("L").point(lambda v: v // 4 * 4).resize((w, h), Image.Resampling.NEAREST).convert("RGB")
+    ramp = (
+        Image.linear_gradient("L").point(lambda v: v // 4 * 4).resize((w, h), Image.Resampling.NEAREST).convert("RGB")
+    )
     d = ImageDraw.Draw(ramp)
     for i in range(cells):
         for j in range(cells):
@@ -84,7 +86,7 @@ def test_default_tiles_are_distinguishable(side):
     board = PictureBoard(pic, side, side, goal)
     pieces = [board.pieces[k] for k in goal if k] + [board.hole]
     for i, a in enumerate(pieces):
-        for b in pieces[i + 1:]:
+        for b in pieces[i + 1 :]:
             assert mean_diff(a, b) > 3, "two tiles (or a tile and the blank) look alike"
 
 
@@ -162,19 +164,24 @@ def test_transparent_pictures_sit_on_a_light_matte(tmp_path):
 
 def png_claiming(width: int, height: int) -> bytes:
     """A PNG whose header claims ``width`` x ``height`` pixels (with a tiny bogus body)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
 
 
-@pytest.mark.parametrize("name,content,needle", [
-    ("text.png", b"this is not a picture\n", "not a picture"),
-    ("empty.png", b"", r"^image .* is an empty file$"),
-    ("bomb.png", png_claiming(100_000, 100_000), r"^image .* too large to open safely"),
-    ("big.png", png_claiming(8000, 8000), r"^image .* too large to decode: 8000 x 8000 pixels"),
-    ("zero.png", png_claiming(0, 10), "not a picture"),
-])
+@pytest.mark.parametrize(
+    "name,content,needle",
+    [
+        ("text.png", b"this is not a picture\n", "not a picture"),
+        ("empty.png", b"", r"^image .* is an empty file$"),
+        ("bomb.png", png_claiming(100_000, 100_000), r"^image .* too large to open safely"),
+        ("big.png", png_claiming(8000, 8000), r"^image .* too large to decode: 8000 x 8000 pixels"),
+        ("zero.png", png_claiming(0, 10), "not a picture"),
+    ],
+)
 def test_bad_pictures_give_one_line_errors(tmp_path, name, content, needle):
     (tmp_path / name).write_bytes(content)
     with pytest.raises(InputError, match=needle) as e:
@@ -187,8 +194,12 @@ def test_truncated_missing_and_directory(tmp_path):
     data = (tmp_path / "full.png").read_bytes()
     (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
     (tmp_path / "cut.jpg").write_bytes(b"\xff\xd8\xff\xe0" + b"\0" * 40)
-    for name, needle in (("cut.png", "cannot read image"), ("cut.jpg", "image"), ("missing.png", "not found"),
-                         (".", "directory")):
+    for name, needle in (
+        ("cut.png", "cannot read image"),
+        ("cut.jpg", "image"),
+        ("missing.png", "not found"),
+        (".", "directory"),
+    ):
         with pytest.raises(InputError, match=needle) as e:
             load_picture(tmp_path / name, (90, 90))
         assert "\n" not in str(e.value)
@@ -224,9 +235,9 @@ def test_large_jpeg_keeps_memory_low(tmp_path):
     code = f"""
 import resource
 from searchkit_npuzzle.picture import load_picture
-load_picture({str(tmp_path / 'small.png')!r}, (240, 240))  # warm up imports and allocator
+load_picture({str(tmp_path / "small.png")!r}, (240, 240))  # warm up imports and allocator
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-load_picture({str(tmp_path / 'huge.jpg')!r}, (480, 480))
+load_picture({str(tmp_path / "huge.jpg")!r}, (480, 480))
 print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
 """
     blocks((240, 240)).save(tmp_path / "small.png")
@@ -242,8 +253,21 @@ def test_cli_writes_gif_frames_and_png(tmp_path):
     src = blocks((480, 480))  # exactly the board's picture size: the solved frame is the file itself
     src.save(tmp_path / "src.png")
     board = "8 1 3 4 0 2 7 6 5"
-    res = solve(["--board", board, "--image", str(tmp_path / "src.png"), "--gif", str(tmp_path / "a.gif"),
-                 "--frames", str(tmp_path / "frames"), "--png", str(tmp_path / "start.png"), "--json"])
+    res = solve(
+        [
+            "--board",
+            board,
+            "--image",
+            str(tmp_path / "src.png"),
+            "--gif",
+            str(tmp_path / "a.gif"),
+            "--frames",
+            str(tmp_path / "frames"),
+            "--png",
+            str(tmp_path / "start.png"),
+            "--json",
+        ]
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     moves = doc["length"]
@@ -262,8 +286,17 @@ def test_cli_writes_gif_frames_and_png(tmp_path):
 
 
 def test_cli_default_picture_with_numbers(tmp_path):
-    res = solve(["--board", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "--numbers",
-                 "--frames", str(tmp_path / "f"), "--gif", str(tmp_path / "n.gif")])
+    res = solve(
+        [
+            "--board",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+            "--numbers",
+            "--frames",
+            str(tmp_path / "f"),
+            "--gif",
+            str(tmp_path / "n.gif"),
+        ]
+    )
     assert res.exit_code == 0, res.output
     frames, _ = gif(tmp_path / "n.gif")
     assert len(frames) == 2
@@ -273,8 +306,7 @@ def test_cli_default_picture_with_numbers(tmp_path):
 
 
 def test_cli_rectangle_and_blank_first(tmp_path):
-    res = solve(["--size", "3x2", "--board", "1 2 0 3 4 5", "--goal", "blank-first",
-                 "--frames", str(tmp_path / "f")])
+    res = solve(["--size", "3x2", "--board", "1 2 0 3 4 5", "--goal", "blank-first", "--frames", str(tmp_path / "f")])
     assert res.exit_code == 0, res.output
     pngs = sorted((tmp_path / "f").iterdir())
     with Image.open(pngs[0]) as first, Image.open(pngs[-1]) as last:
@@ -292,8 +324,11 @@ def test_cli_already_solved_board_is_one_frame(tmp_path):
 
 
 BAD_RUNS = [
-    (lambda d: (d / "x.png").write_text("not a picture"), ["--image", "{d}/x.png", "--gif", "{d}/a.gif"],
-     "not a picture"),
+    (
+        lambda d: (d / "x.png").write_text("not a picture"),
+        ["--image", "{d}/x.png", "--gif", "{d}/a.gif"],
+        "not a picture",
+    ),
     (lambda d: (d / "e.png").write_bytes(b""), ["--image", "{d}/e.png", "--png", "{d}/a.png"], "empty"),
     (lambda d: None, ["--image", "{d}/none.png", "--gif", "{d}/a.gif"], "not found"),
     (lambda d: None, ["--gif", "{d}/no/such/dir/a.gif"], "no directory"),
@@ -319,8 +354,22 @@ def test_installed_script_reports_a_bad_picture_in_one_line(tmp_path):
     data = (tmp_path / "full.png").read_bytes()
     (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
     exe = shutil.which("searchkit") or str(Path(sys.executable).with_name("searchkit"))
-    p = subprocess.run([exe, "solve", "npuzzle", "--board", BOARD, "--image", str(tmp_path / "cut.png"),
-                        "--gif", str(tmp_path / "a.gif")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [
+            exe,
+            "solve",
+            "npuzzle",
+            "--board",
+            BOARD,
+            "--image",
+            str(tmp_path / "cut.png"),
+            "--gif",
+            str(tmp_path / "a.gif"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 2, (p.stdout, p.stderr)
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: cannot read image"), p.stderr

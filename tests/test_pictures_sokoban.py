@@ -52,8 +52,9 @@ def final_picture(level_text: str, lurd: str) -> Image.Image:
     end = replay_lurd(level, lurd, keep_boards=True).boards[-1]
     done = grid_of("\n".join(end))
     floor = grid_of(level_text).floor
-    return render_board(done.walls, done.goals, done.boxes, done.player, done.width, done.height,
-                        floor=floor, facing=lurd[-1].lower())
+    return render_board(
+        done.walls, done.goals, done.boxes, done.player, done.width, done.height, floor=floor, facing=lurd[-1].lower()
+    )
 
 
 def test_grid_of_text_and_level_agree():
@@ -74,7 +75,7 @@ def test_squares_are_drawn_differently():
     wall, floor, goal, box, player, outside = cell(0, 2), cell(2, 1), cell(4, 2), cell(2, 6), cell(4, 6), cell(0, 0)
     looks = [wall, floor, goal, box, player, outside]
     for i, a in enumerate(looks):
-        for b in looks[i + 1:]:
+        for b in looks[i + 1 :]:
             assert not same(a, b)
     on_goal = render_board(g.walls, g.goals, {(4, 2)}, None, g.width, g.height, floor=g.floor)
     assert not same(cell(4, 2, on_goal), box) and not same(cell(4, 2, on_goal), goal)
@@ -83,8 +84,12 @@ def test_squares_are_drawn_differently():
 
 def test_player_faces_where_it_went():
     g = grid_of(LEVEL)
-    looks = [render_board(g.walls, g.goals, g.boxes, g.player, g.width, g.height, facing=f).crop(
-        (6 * CELL, 4 * CELL, 7 * CELL, 5 * CELL)) for f in "udlr"]
+    looks = [
+        render_board(g.walls, g.goals, g.boxes, g.player, g.width, g.height, facing=f).crop(
+            (6 * CELL, 4 * CELL, 7 * CELL, 5 * CELL)
+        )
+        for f in "udlr"
+    ]
     assert len({im.tobytes() for im in looks}) == 4
 
 
@@ -104,8 +109,13 @@ def test_positions_follow_the_rules():
     assert positions[-1][0] == g.goals
     boxes, player, facing = positions[1]  # "ruuL": the player pushes the box at (2, 6) left
     assert player == (2, 6) and facing == "l" and boxes == {(2, 5), (3, 6)}
-    for bad, needle in (("x", "not a LURD letter"), ("d", "wall"), ("u", "walks into a box"), ("R", "no box"),
-                        ("U", "blocked")):
+    for bad, needle in (
+        ("x", "not a LURD letter"),
+        ("d", "wall"),
+        ("u", "walks into a box"),
+        ("R", "no box"),
+        ("U", "blocked"),
+    ):
         with pytest.raises(ValueError, match=needle):
             replay_positions(g, bad)
     with pytest.raises(ValueError):
@@ -115,8 +125,12 @@ def test_positions_follow_the_rules():
 @pytest.mark.parametrize("per,steps,step_ms", [("push", 13, PUSH_MS), ("move", 41, MOVE_MS)])
 def test_gif_and_png(tmp_path, per, steps, step_ms):
     notes = []
-    write_outputs(parse_level(LEVEL), LURD, {"gif": str(tmp_path / "s.gif"), "png": str(tmp_path / "s.png"),
-                                             "frames_per": per}, notes.append)
+    write_outputs(
+        parse_level(LEVEL),
+        LURD,
+        {"gif": str(tmp_path / "s.gif"), "png": str(tmp_path / "s.png"), "frames_per": per},
+        notes.append,
+    )
     frames, durations = gif(tmp_path / "s.gif")
     assert len(frames) == steps + 1
     assert durations == [START_MS] + [step_ms] * (steps - 1) + [step_ms + END_PAUSE_MS]
@@ -165,8 +179,21 @@ def test_cli(tmp_path):
     from searchkit.cli import build_app
 
     (tmp_path / "l.txt").write_text(LEVEL)
-    res = CliRunner().invoke(build_app(), ["solve", "sokoban", str(tmp_path / "l.txt"), "--gif", str(tmp_path / "a.gif"),
-                                           "--png", str(tmp_path / "a.png"), "--frames-per", "move", "--json"])
+    res = CliRunner().invoke(
+        build_app(),
+        [
+            "solve",
+            "sokoban",
+            str(tmp_path / "l.txt"),
+            "--gif",
+            str(tmp_path / "a.gif"),
+            "--png",
+            str(tmp_path / "a.png"),
+            "--frames-per",
+            "move",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     import json
 

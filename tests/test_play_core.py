@@ -163,17 +163,20 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path, monkeypa
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda t: t[: len(t) // 2], "corrupt or truncated"),
-    (lambda t: "", "corrupt or truncated"),
-    (lambda t: "[1, 2]", "not a searchkit save"),
-    (lambda t: t.replace(f'"version": {VERSION}', '"version": 99'), "version 99"),
-    (lambda t: t.replace('"domain": "line"', '"domain": "chess"'), "is a chess game, not a line one"),
-    (lambda t: t.replace('"history": [', '"histories": ['), "'history' is missing"),
-    (lambda t: json.dumps(dict(json.loads(t), elapsed_s=-3)), "elapsed_s"),
-    (lambda t: json.dumps(dict(json.loads(t), hints="many")), "hints"),
-    (lambda t: t.replace('"+"', "3"), "not a string"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda t: t[: len(t) // 2], "corrupt or truncated"),
+        (lambda t: "", "corrupt or truncated"),
+        (lambda t: "[1, 2]", "not a searchkit save"),
+        (lambda t: t.replace(f'"version": {VERSION}', '"version": 99'), "version 99"),
+        (lambda t: t.replace('"domain": "line"', '"domain": "chess"'), "is a chess game, not a line one"),
+        (lambda t: t.replace('"history": [', '"histories": ['), "'history' is missing"),
+        (lambda t: json.dumps(dict(json.loads(t), elapsed_s=-3)), "elapsed_s"),
+        (lambda t: json.dumps(dict(json.loads(t), hints="many")), "hints"),
+        (lambda t: t.replace('"+"', "3"), "not a string"),
+    ],
+)
 def test_bad_save_files_give_one_line_errors(tmp_path, mutate, message):
     path = _saved(tmp_path)
     path.write_text(mutate(path.read_text()))

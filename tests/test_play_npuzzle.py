@@ -76,11 +76,13 @@ def test_tampered_saves_are_refused(tmp_path):
     data = g.to_save()
     unsolvable = list(g.start)
     unsolvable[0], unsolvable[1] = unsolvable[1], unsolvable[0]
-    for change, message in [({"current": list(g.goal)}, "does not match"),
-                            ({"history": ["D", "D", "D"]}, "not legal"),
-                            ({"start": unsolvable, "history": [], "current": unsolvable}, "cannot reach"),
-                            ({"params": {"width": 3, "height": 3, "goal": [1, 1, 2, 3, 4, 5, 6, 7, 0]}}, "twice"),
-                            ({"params": {"width": "3", "height": 3}}, "width")]:
+    for change, message in [
+        ({"current": list(g.goal)}, "does not match"),
+        ({"history": ["D", "D", "D"]}, "not legal"),
+        ({"start": unsolvable, "history": [], "current": unsolvable}, "cannot reach"),
+        ({"params": {"width": 3, "height": 3, "goal": [1, 1, 2, 3, 4, 5, 6, 7, 0]}}, "twice"),
+        ({"params": {"width": "3", "height": 3}}, "width"),
+    ]:
         with pytest.raises(InputError, match=message):
             NPuzzleGame.from_save(SaveData(**dict(vars(data), **change)))
 
@@ -193,6 +195,7 @@ def test_app_cancel_keeps_the_game(monkeypatch):
                 from searchkit.play import Plan
 
                 return Plan("", [], "optimal", "limit", "interrupted")
+
             return task
 
         monkeypatch.setattr(app.session, "solve_task", slow_task)

@@ -38,23 +38,27 @@ def test_a_signal_restores_the_terminal_and_autosaves(tmp_path, signum):
         f"{searchkit} play npuzzle --size 3 --seed 5 --new\n"
         f"echo $? > {tmp_path / 'rc'}\n"
         f"stty -a > {tmp_path / 'stty'}\n"
-        "sleep 60\n")
+        "sleep 60\n"
+    )
     sock = str(tmp_path / "tmux.sock")
     tmux = ["tmux", "-S", sock]
     env = {k: v for k, v in os.environ.items() if k != "TMUX"}
     subprocess.run(tmux + ["new-session", "-d", "-x", "100", "-y", "30", f"sh {script}"], check=True, env=env)
     try:
+
         def screen() -> str:
             return subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout
 
         def game_pid() -> int | None:
-            found = subprocess.run(["pgrep", "-f", f"{searchkit} play npuzzle --size 3 --seed 5"],
-                                   capture_output=True, text=True).stdout.split()
+            found = subprocess.run(
+                ["pgrep", "-f", f"{searchkit} play npuzzle --size 3 --seed 5"], capture_output=True, text=True
+            ).stdout.split()
             return int(found[0]) if found else None
 
         assert _wait(lambda: "8-puzzle" in screen()), screen()
         alternate = subprocess.run(tmux + ["display", "-p", "#{alternate_on}"], capture_output=True, text=True)
         assert alternate.stdout.strip() == "1"
+
         def moved() -> bool:  # an unfinished game worth keeping: press arrows until one moves
             subprocess.run(tmux + ["send-keys", "Left", "Up", "Right", "Down"], check=True)
             return re.search(r"Moves\s+[1-9]", screen()) is not None
@@ -65,7 +69,9 @@ def test_a_signal_restores_the_terminal_and_autosaves(tmp_path, signum):
         os.kill(pid, signum)
         assert _wait(lambda: (tmp_path / "stty").exists()), screen()
         assert (tmp_path / "rc").read_text().strip() == str(128 + signum)
-        state = subprocess.run(tmux + ["display", "-p", "#{alternate_on} #{cursor_flag}"], capture_output=True, text=True)
+        state = subprocess.run(
+            tmux + ["display", "-p", "#{alternate_on} #{cursor_flag}"], capture_output=True, text=True
+        )
         assert state.stdout.split() == ["0", "1"]  # out of the alternate screen, cursor shown
         assert " echo " in f" {(tmp_path / 'stty').read_text()} ".replace("\n", " ")  # echo back on
         saves = list((tmp_path / "saves").glob("*.json"))

@@ -23,11 +23,15 @@ ROOM = """\
 #     #
 #######
 """
-TWO = ROOM + "\n" + """\
+TWO = (
+    ROOM
+    + "\n"
+    + """\
 #####
 #@$.#
 #####
 """
+)
 
 
 @pytest.fixture(autouse=True)
@@ -93,13 +97,25 @@ def search_prunes(problem: SokobanProblem, before: tuple[int, int], push: str) -
 # detectors to turn off so that nothing fires (a box dead for the side the player is on
 # makes the matching bound infinite too)
 DEADLOCKS = [
-    ("dead-squares", "######\n#.$  #\n#.@$ #\n##   #\n#    #\n######\n", "R",
-     {"dead-squares", "bipartite", "freeze"}),  # against the wall between two dead squares: frozen too
-    ("dead-squares", "  ####\n###  ####\n#  @$   #\n# #  #$ #\n# . .#  #\n#########\n", "R",
-     {"dead-squares", "bipartite"}),  # the box can still reach goals, but not pushed from the west
+    (
+        "dead-squares",
+        "######\n#.$  #\n#.@$ #\n##   #\n#    #\n######\n",
+        "R",
+        {"dead-squares", "bipartite", "freeze"},
+    ),  # against the wall between two dead squares: frozen too
+    (
+        "dead-squares",
+        "  ####\n###  ####\n#  @$   #\n# #  #$ #\n# . .#  #\n#########\n",
+        "R",
+        {"dead-squares", "bipartite"},
+    ),  # the box can still reach goals, but not pushed from the west
     ("freeze", "######\n#.$ .#\n#  $ #\n#  @ #\n######\n", "U", {"freeze"}),
-    ("freeze", "#######\n#.#####\n#.#####\n# $ $ #\n#.$@  #\n##    #\n#######\n", "L",
-     {"freeze"}),  # frozen on its goal, but it shuts the goals above it off
+    (
+        "freeze",
+        "#######\n#.#####\n#.#####\n# $ $ #\n#.$@  #\n##    #\n#######\n",
+        "L",
+        {"freeze"},
+    ),  # frozen on its goal, but it shuts the goals above it off
     ("corral", "######\n# *  #\n# $@ #\n#.$  #\n#  . #\n######\n", "L", {"corral"}),
     ("bipartite", "####\n# .#\n#$ ###\n#.   #\n# $@ #\n#  ###\n####\n", "L", {"bipartite"}),
     (None, "#######\n#     #\n#  $@.#\n#     #\n#######\n", "L", set()),
@@ -160,9 +176,11 @@ def test_save_round_trip_and_refusals(tmp_path):
     assert back.rows() == g.rows() and back.history == ["u"] and back.future == ["L"]
     assert back.redo() and back.pushes == 1
     data = g.to_save()
-    for change, message in [({"start": ["#####", "#@  #", "#####"]}, "no boxes"),
-                            ({"history": ["u", "u", "u"]}, "not legal"),
-                            ({"start": "###"}, "not a list")]:
+    for change, message in [
+        ({"start": ["#####", "#@  #", "#####"]}, "no boxes"),
+        ({"history": ["u", "u", "u"]}, "not legal"),
+        ({"start": "###"}, "not a list"),
+    ]:
         with pytest.raises(InputError, match=message):
             SokobanGame.from_save(SaveData(**dict(vars(data), **change)))
     with pytest.raises(InputError, match="is a sokoban game, not a npuzzle one"):

@@ -27,11 +27,23 @@ from searchkit.bench.plots import (
 MAGIC = {".png": b"\x89PNG", ".svg": b"<?xml", ".pdf": b"%PDF"}
 
 
-def record(config: str, instance: str, status: str = "solved", seconds: float = 0.1, expanded: int = 100,
-           cost: float | None = 10, suite: str = "s") -> dict:
-    return {"suite": suite, "config": config, "instance": instance, "status": status,
-            "cost": cost if status == "solved" else None,
-            "stats": {"elapsed_s": seconds, "expanded": expanded, "generated": 2 * expanded}}
+def record(
+    config: str,
+    instance: str,
+    status: str = "solved",
+    seconds: float = 0.1,
+    expanded: int = 100,
+    cost: float | None = 10,
+    suite: str = "s",
+) -> dict:
+    return {
+        "suite": suite,
+        "config": config,
+        "instance": instance,
+        "status": status,
+        "cost": cost if status == "solved" else None,
+        "stats": {"elapsed_s": seconds, "expanded": expanded, "generated": 2 * expanded},
+    }
 
 
 def results(tmp_path: Path, records: list[dict], name: str = "r.jsonl") -> Path:
@@ -48,8 +60,9 @@ def two_configs() -> list[dict]:
     for i in range(10):
         t = rng.uniform(0.01, 2)
         solved_a = i < 8
-        out.append(record("a", f"i{i}", "solved" if solved_a else "limit", t if solved_a else 5.0, 1000 * (i + 1),
-                          20 + i))
+        out.append(
+            record("a", f"i{i}", "solved" if solved_a else "limit", t if solved_a else 5.0, 1000 * (i + 1), 20 + i)
+        )
         out.append(record("b", f"i{i}", "solved", t / 4 if solved_a else 0.3, 250 * (i + 1), 20 + i))
     return out
 
@@ -132,15 +145,18 @@ def test_a_torn_last_line_is_skipped_and_a_bad_line_is_an_error(tmp_path, two_co
         load_results([other])
 
 
-@pytest.mark.parametrize("args, words", [
-    (["-o", "{tmp}/x.gif"], "use a .png, .svg or .pdf"),
-    (["-o", "{tmp}/x.png", "--kind", "pie"], "unknown plot 'pie'"),
-    (["-o", "{tmp}/x.png", "--metric", "joules"], "unknown metric 'joules'"),
-    (["-o", "{tmp}/x.png", "--kind", "speedup", "--pair", "a"], "--pair takes two"),
-    (["-o", "{tmp}/x.png", "--kind", "speedup", "--pair", "a,zz"], "no configuration 'zz'"),
-    (["-o", "{tmp}/x.png", "--configs", "a,q"], "no configuration 'q'"),
-    (["-o", "{tmp}/nodir/x.png"], "does not exist"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["-o", "{tmp}/x.gif"], "use a .png, .svg or .pdf"),
+        (["-o", "{tmp}/x.png", "--kind", "pie"], "unknown plot 'pie'"),
+        (["-o", "{tmp}/x.png", "--metric", "joules"], "unknown metric 'joules'"),
+        (["-o", "{tmp}/x.png", "--kind", "speedup", "--pair", "a"], "--pair takes two"),
+        (["-o", "{tmp}/x.png", "--kind", "speedup", "--pair", "a,zz"], "no configuration 'zz'"),
+        (["-o", "{tmp}/x.png", "--configs", "a,q"], "no configuration 'q'"),
+        (["-o", "{tmp}/nodir/x.png"], "does not exist"),
+    ],
+)
 def test_bad_requests_are_one_line_errors(tmp_path, two_configs, args, words):
     path = results(tmp_path, two_configs)
     result = cli(str(path), *[a.format(tmp=tmp_path) for a in args])
@@ -174,9 +190,11 @@ def test_plot_of_a_real_bench_run(tmp_path):
     from searchkit.bench import load_suite, run_suite
 
     suite = tmp_path / "s.toml"
-    suite.write_text('domain = "npuzzle"\n[options]\nsize = 3\n[instances]\nseeds = [1, 2, 3]\n'
-                     '[[configs]]\nengine = "astar"\nheuristic = "manhattan"\n'
-                     '[[configs]]\nengine = "astar"\nheuristic = "linear-conflict"\n')
+    suite.write_text(
+        'domain = "npuzzle"\n[options]\nsize = 3\n[instances]\nseeds = [1, 2, 3]\n'
+        '[[configs]]\nengine = "astar"\nheuristic = "manhattan"\n'
+        '[[configs]]\nengine = "astar"\nheuristic = "linear-conflict"\n'
+    )
     out = tmp_path / "r.jsonl"
     run_suite(load_suite(suite), jobs=2, output=out)
     groups = series_names(load_results([out]))
@@ -191,5 +209,7 @@ def test_plot_of_a_real_bench_run(tmp_path):
 @pytest.mark.parametrize("kind", ["cactus", "nodes-cost", "speedup"])
 def test_title_option_names_the_picture(tmp_path, two_configs, kind):
     out = tmp_path / "pic.svg"
-    assert cli(str(results(tmp_path, two_configs)), "-o", str(out), "--kind", kind, "--title", "Zebra run").exit_code == 0
+    assert (
+        cli(str(results(tmp_path, two_configs)), "-o", str(out), "--kind", kind, "--title", "Zebra run").exit_code == 0
+    )
     assert "Zebra run" in out.read_text()

@@ -71,7 +71,7 @@ class Sliding:
 
     def board(self, s):
         w = self.w
-        return "\n".join(" ".join(str(t) if t else "." for t in s[r * w:(r + 1) * w]) for r in range(self.h_rows))
+        return "\n".join(" ".join(str(t) if t else "." for t in s[r * w : (r + 1) * w]) for r in range(self.h_rows))
 
 
 EASY = (1, 5, 2, 7, 0, 3, 8, 4, 6)  # 8 moves
@@ -246,8 +246,7 @@ def test_idastar_records_the_last_iteration_with_pruned_children():
 def test_depth_first_with_repeated_states_on_a_path():
     """A domain that only forbids moving straight back lets a path revisit a state; the
     tree must still hang every child under the frame that generated it."""
-    edges = {"s": [("a", 1)], "a": [("b", 1)], "b": [("c", 1)], "c": [("a", 1), ("x", 1)],
-             "x": [("g", 1)], "g": []}
+    edges = {"s": [("a", 1)], "a": [("b", 1)], "b": [("c", 1)], "c": [("a", 1), ("x", 1)], "x": [("g", 1)], "g": []}
     problem = GraphProblem(edges, "s", ["g"])
     problem.cycle_check = "parent"
     rec = TreeRecorder()
@@ -315,7 +314,7 @@ def test_max_nodes_caps_the_tree_and_says_so(engine, tmp_path):
     if engine is bidirectional_bfs:  # from both ends
         assert set(marked) <= set(result.states) and {result.states[0], result.states[-1]} <= set(marked)
     else:
-        assert marked == result.states[:len(marked)]
+        assert marked == result.states[: len(marked)]
     out = save_tree(graph, tmp_path / "cut.png")
     assert out.stat().st_size > 1000
 
@@ -376,13 +375,20 @@ def test_pictures_by_suffix(tmp_path, suffix, magic):
     problem = Sliding(EASY)
     _rec, _result, graph = record(astar, problem)
     out = save_tree(graph, tmp_path / f"tree{suffix}", title="8-puzzle", board_labels=problem.board)
-    assert out.read_bytes()[:len(magic)] == magic
+    assert out.read_bytes()[: len(magic)] == magic
     assert [p.name for p in tmp_path.iterdir()] == [f"tree{suffix}"]  # no temporary file left
 
 
-@pytest.mark.parametrize("engine,board,max_nodes", [(bfs, MEDIUM, 400), (astar, (8, 6, 7, 2, 5, 4, 3, 0, 1), 2000),
-                                                    (bidirectional_bfs, MEDIUM, 2000), (idastar, MEDIUM, 2000)],
-                         ids=["bfs-order", "astar-dots", "bidirectional", "idastar"])
+@pytest.mark.parametrize(
+    "engine,board,max_nodes",
+    [
+        (bfs, MEDIUM, 400),
+        (astar, (8, 6, 7, 2, 5, 4, 3, 0, 1), 2000),
+        (bidirectional_bfs, MEDIUM, 2000),
+        (idastar, MEDIUM, 2000),
+    ],
+    ids=["bfs-order", "astar-dots", "bidirectional", "idastar"],
+)
 def test_drawing_every_size_of_tree(tmp_path, engine, board, max_nodes):
     from PIL import Image
 
@@ -401,7 +407,7 @@ from searchkit import GraphProblem, astar
 from searchkit.render import TreeRecorder, save_tree
 p = GraphProblem({{"s": [("a", 1), ("b", 2)], "a": [("g", 1)], "b": []}}, "s", ["g"])
 rec = TreeRecorder()
-save_tree(rec.finish(astar(p, observer=rec)), {str(tmp_path / 'x.png')!r})
+save_tree(rec.finish(astar(p, observer=rec)), {str(tmp_path / "x.png")!r})
 import matplotlib
 assert "pyplot" not in str(list(sys.modules)), "pyplot imported"
 print("ok")
@@ -440,7 +446,9 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path):
 def solved_tree():
     problem = GraphProblem(
         {'s "x"': [("a:1", 1), ("b\nc", 2)], "a:1": [("g", 2), ('s "x"', 1)], "b\nc": [("g", 1)], "g": []},
-        's "x"', ["g"], {'s "x"': 2, "a:1": 2, "b\nc": 1, "g": 0},
+        's "x"',
+        ["g"],
+        {'s "x"': 2, "a:1": 2, "b\nc": 1, "g": 0},
     )
     rec = TreeRecorder()
     result = astar(problem, observer=rec)
@@ -495,6 +503,7 @@ def test_dot_reads_back_without_graphviz(tmp_path, solved_tree):
     back = nx.nx_pydot.read_dot(out)
     assert back.number_of_nodes() == graph.number_of_nodes()
     assert back.number_of_edges() == graph.number_of_edges()
+
     def unquote(text):
         if text.startswith('"') and text.endswith('"'):
             text = text[1:-1]
@@ -502,7 +511,8 @@ def test_dot_reads_back_without_graphviz(tmp_path, solved_tree):
 
     assert {unquote(d["label"]) for _n, d in back.nodes(data=True)} == {d["label"] for _n, d in graph.nodes(data=True)}
     assert {unquote(d["action"]) for _u, _v, d in back.edges(data=True)} == {
-        d["action"] for _u, _v, d in graph.edges(data=True)}
+        d["action"] for _u, _v, d in graph.edges(data=True)
+    }
 
 
 def test_exports_drop_raw_states_and_keep_plain_types(tmp_path, solved_tree):

@@ -103,8 +103,15 @@ def test_detectors_never_prune_a_solvable_state(text):
     assert dead_seen, "the test level should have dead states too"
 
 
-SWITCHES = [frozenset(), frozenset({"dead-squares"}), frozenset({"freeze"}), frozenset({"bipartite"}),
-            frozenset({"corral"}), frozenset({"dead-squares", "bipartite"}), frozenset(DETECTORS)]
+SWITCHES = [
+    frozenset(),
+    frozenset({"dead-squares"}),
+    frozenset({"freeze"}),
+    frozenset({"bipartite"}),
+    frozenset({"corral"}),
+    frozenset({"dead-squares", "bipartite"}),
+    frozenset(DETECTORS),
+]
 
 
 def test_the_search_prunes_exactly_what_dead_end_says():
@@ -224,8 +231,11 @@ def test_parse_disabled():
 def test_incremental_estimates_and_player_regions_match_a_fresh_computation(text):
     """Children's h (table deltas) equals h from scratch; the shortcut regions equal a flood."""
     board, states, _dist = space(text)
-    problems = [SokobanProblem(board, "nearest-goal"), SokobanProblem(board, "matching"),
-                SokobanProblem(board, "nearest-goal", packing=True)]
+    problems = [
+        SokobanProblem(board, "nearest-goal"),
+        SokobanProblem(board, "matching"),
+        SokobanProblem(board, "nearest-goal", packing=True),
+    ]
     for s in states:
         boxes, _player = s
         for p in problems:

@@ -55,8 +55,13 @@ def test_limits_and_bad_parameters():
     result = sokoban_portfolio(problem("microban:144"), limits=Limits(max_expanded=3000))
     assert result.status == "limit" and result.stats.expanded <= 3000 + 64
     p = problem("microban:1")
-    for bad in ({"shares": "2"}, {"members": "dfs:matching"}, {"members": "nearest-goal", "shares": "0"},
-                {"solo": -1}, {"members": "bogus"}):
+    for bad in (
+        {"shares": "2"},
+        {"members": "dfs:matching"},
+        {"members": "nearest-goal", "shares": "0"},
+        {"solo": -1},
+        {"members": "bogus"},
+    ):
         with pytest.raises(InputError):
             sokoban_portfolio(p, **bad)
     with pytest.raises(InputError, match="unknown heuristic 'bogus'"):
@@ -76,7 +81,8 @@ def test_alternation_solves_honours_limits_and_replays():
     job = prepare("sokoban", {"level_file": "microban:6"}, "sokoban-alternation")
     result = execute(job, Limits(timeout_s=20))
     assert result.solved and result.engine == "sokoban-alternation"
-    job = prepare("sokoban", {"level_file": "microban:93"}, "sokoban-alternation",
-                  params={"guides": "nearest-goal,packing"})
+    job = prepare(
+        "sokoban", {"level_file": "microban:93"}, "sokoban-alternation", params={"guides": "nearest-goal,packing"}
+    )
     stopped = execute(job, Limits(max_expanded=300))
     assert stopped.status == "limit" and stopped.stats.expanded <= 300 and stopped.stats.limit_reason == "nodes"

@@ -34,13 +34,16 @@ def test_run_length_rows_and_bar_separators():
     assert parse_level("5#\n#@$.#\n5#").rows == parse_level(SIMPLE).rows
 
 
-@pytest.mark.parametrize("variant", [
-    SIMPLE.replace("\n", "\r\n"),
-    "\ufeff" + SIMPLE,
-    "#####   \n#@$.#  \n#####\t\n",
-    "\t#####\n\t#@$.#\n\t#####\n",
-    "\n\n" + SIMPLE + "\n\n",
-])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        SIMPLE.replace("\n", "\r\n"),
+        "\ufeff" + SIMPLE,
+        "#####   \n#@$.#  \n#####\t\n",
+        "\t#####\n\t#@$.#\n\t#####\n",
+        "\n\n" + SIMPLE + "\n\n",
+    ],
+)
 def test_tolerated_formatting(variant):
     level = parse_level(variant)
     assert [r.strip() for r in level.rows] == ["#####", "#@$.#", "#####"]
@@ -83,19 +86,22 @@ def test_level_from_file(tmp_path):
     assert load_level("one.txt", base_dir=tmp_path).rows[1] == "#@$.#"
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("#####\n#.$ #\n#####", "no player"),
-    ("######\n#@$.@#\n######", "2 players"),
-    ("######\n#@$$.#\n######", "2 boxes but 1 goals"),
-    ("#####\n#@ .#\n#####", "no boxes"),
-    ("#####\n#@$x#\n#####", "unknown character 'x'"),
-    ("#####\n#@$.#\n#####\n#?  #", "unknown character '?'"),
-    ("### #\n#@$.#\n#####", "not closed"),
-    ("#####\n#@$.\n#####", "not closed"),
-    ("#####\n#@ .#\n#####\n $", "a box at row 4"),
-    ("", "no level"),
-    ("; just a comment\n", "no level"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("#####\n#.$ #\n#####", "no player"),
+        ("######\n#@$.@#\n######", "2 players"),
+        ("######\n#@$$.#\n######", "2 boxes but 1 goals"),
+        ("#####\n#@ .#\n#####", "no boxes"),
+        ("#####\n#@$x#\n#####", "unknown character 'x'"),
+        ("#####\n#@$.#\n#####\n#?  #", "unknown character '?'"),
+        ("### #\n#@$.#\n#####", "not closed"),
+        ("#####\n#@$.\n#####", "not closed"),
+        ("#####\n#@ .#\n#####\n $", "a box at row 4"),
+        ("", "no level"),
+        ("; just a comment\n", "no level"),
+    ],
+)
 def test_validation_errors(text, needle):
     with pytest.raises(InputError, match=needle) as info:
         parse_level(text)

@@ -46,8 +46,17 @@ def test_step_walks_pushes_and_says_why_not():
     boxes, player = lay.boxes, lay.player
     assert player == sq(lay, 2, 1)
     assert step(lay, boxes, player, "u") == Step(boxes, sq(lay, 1, 1), False)
-    for letter, why in (("l", INTO_WALL), ("L", INTO_WALL), ("r", INTO_BOX), ("R", BLOCKED), ("U", NO_BOX),
-                        ("x", NOT_A_LETTER), ("", NOT_A_LETTER), ("ru", NOT_A_LETTER), (None, NOT_A_LETTER)):
+    for letter, why in (
+        ("l", INTO_WALL),
+        ("L", INTO_WALL),
+        ("r", INTO_BOX),
+        ("R", BLOCKED),
+        ("U", NO_BOX),
+        ("x", NOT_A_LETTER),
+        ("", NOT_A_LETTER),
+        ("ru", NOT_A_LETTER),
+        (None, NOT_A_LETTER),
+    ):
         assert step(lay, boxes, player, letter) == why, letter
     # not strict (the game): the case does not matter, a box ahead is pushed if it can go
     assert step(lay, boxes, player, "U", strict=False) == Step(boxes, sq(lay, 1, 1), False)
@@ -83,8 +92,12 @@ def test_pushable_is_step_for_many_boxes_at_once():
 def test_the_layout_is_the_boards():
     for level in MICROBAN[::10]:
         lay, board = Layout.of(level), Board(level)
-        assert (lay.floor, lay.width, lay.offsets, lay.player) == (board.floor, board.width, board.offsets,
-                                                                   board.player_start)
+        assert (lay.floor, lay.width, lay.offsets, lay.player) == (
+            board.floor,
+            board.width,
+            board.offsets,
+            board.player_start,
+        )
         assert board.start_boxes == lay.boxes & lay.floor and board.goals == lay.goals & lay.floor
         assert [r.rstrip() for r in lay.rows(lay.boxes, lay.player)] == level.text().splitlines()
 
@@ -111,8 +124,10 @@ def test_every_push_the_search_generates_replays_through_step(level):
     """From random positions: each child of the search, macros included, is where `step` takes the boxes."""
     board = Board(level)
     rng = random.Random(level.number)
-    for problem in (SokobanProblem(board, "nearest-goal", tunnels=True, goalroom=True),
-                    SokobanProblem(board, "matching", optimize="moves")):
+    for problem in (
+        SokobanProblem(board, "nearest-goal", tunnels=True, goalroom=True),
+        SokobanProblem(board, "matching", optimize="moves"),
+    ):
         state, seen = problem.initial_state(), 0
         for _ in range(40):
             kids = problem.successors(state)

@@ -34,7 +34,11 @@ def test_first_microban_levels_default_solver(n):
     assert result.solved
     data = job.domain.solution_json(job.problem, result, job.options)
     done = replay_lurd(job.problem.board.level, data["lurd"])
-    assert (done.moves, done.pushes) == (data["moves"], data["pushes"]) == (len(data["lurd"]), sum(a.count for a in result.actions))
+    assert (
+        (done.moves, done.pushes)
+        == (data["moves"], data["pushes"])
+        == (len(data["lurd"]), sum(a.count for a in result.actions))
+    )
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 9])
@@ -140,14 +144,17 @@ def test_cli_boards_and_list():
     assert out.exit_code == 0 and "Duh!" in out.output and len(out.output.splitlines()) == 155
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["solve", "sokoban", "microban"], "holds 155 levels"),
-    (["solve", "sokoban", "microban", "--level", "999"], "out of range"),
-    (["solve", "sokoban", "nope.txt"], "not found"),
-    (["solve", "sokoban", "microban:1", "--no-deadlock", "bogus"], "unknown deadlock detector"),
-    (["solve", "sokoban", "microban:1", "--optimize", "time"], "--optimize"),
-    (["sokoban", "export", "microban:500"], "out of range"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["solve", "sokoban", "microban"], "holds 155 levels"),
+        (["solve", "sokoban", "microban", "--level", "999"], "out of range"),
+        (["solve", "sokoban", "nope.txt"], "not found"),
+        (["solve", "sokoban", "microban:1", "--no-deadlock", "bogus"], "unknown deadlock detector"),
+        (["solve", "sokoban", "microban:1", "--optimize", "time"], "--optimize"),
+        (["sokoban", "export", "microban:500"], "out of range"),
+    ],
+)
 def test_cli_errors_are_one_line_exit_2(args, needle):
     """Through the installed script: the real entry point turns InputError into exit 2."""
     exe = shutil.which("searchkit") or str(Path(sys.executable).with_name("searchkit"))
@@ -155,5 +162,3 @@ def test_cli_errors_are_one_line_exit_2(args, needle):
     assert p.returncode == 2, (p.stdout, p.stderr)
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and needle in lines[0], p.stderr
-
-

@@ -30,9 +30,9 @@ def test_macro_pushes_through_to_the_goal_and_replays():
     b = Board(parse_level(CORRIDOR))
     plain = SokobanProblem(b, "nearest-goal")
     macro = SokobanProblem(b, "nearest-goal", tunnels=True)
-    (push, after_one, cost), = macro.successors(macro.initial_state())
+    ((push, after_one, cost),) = macro.successors(macro.initial_state())
     assert push.count == cost == 1  # the player is not in the tunnel before this push
-    (push, child, cost), = macro.successors(after_one)
+    ((push, child, cost),) = macro.successors(after_one)
     assert push.count == cost == 6 and str(push) == "Rx6@2,4"  # on to the goal, in one step
     assert child[0] == b.goals
     r1 = greedy(plain, limits=Limits(timeout_s=10))
@@ -44,7 +44,7 @@ def test_macro_pushes_through_to_the_goal_and_replays():
 def test_macro_stops_on_a_goal_and_before_a_frozen_square():
     b = Board(parse_level("#########\n#@$ .  #\n#########"))
     p = SokobanProblem(b, "nearest-goal", tunnels=True)
-    (push, child, _c), = p.successors(p.initial_state())
+    ((push, child, _c),) = p.successors(p.initial_state())
     assert push.count == 2 and child[0] == b.goals  # stops on the goal, not in the corner beyond
     b = Board(parse_level("#########\n#@$  $..#\n###### ##\n     ###"))
     p = SokobanProblem(b, "nearest-goal", tunnels=True)
@@ -70,7 +70,7 @@ def _carved_level(rng: random.Random) -> str | None:
     pick = rng.sample(free, 2 * boxes + 1)
     for i, j in pick[:boxes]:
         grid[i][j] = "$"
-    for i, j in pick[boxes:2 * boxes]:
+    for i, j in pick[boxes : 2 * boxes]:
         grid[i][j] = "."
     i, j = pick[-1]
     grid[i][j] = "@"

@@ -20,8 +20,9 @@ def neighbours(width: int, height: int) -> list[list[tuple[int, int]]]:
     for b in range(width * height):
         r, c = divmod(b, width)
         moves = []
-        for d, (ok, p) in enumerate(((r > 0, b - width), (r < height - 1, b + width), (c > 0, b - 1),
-                                     (c < width - 1, b + 1))):
+        for d, (ok, p) in enumerate(
+            ((r > 0, b - width), (r < height - 1, b + width), (c > 0, b - 1), (c < width - 1, b + 1))
+        ):
             if ok:
                 moves.append((d, p))
         out.append(moves)
@@ -43,5 +44,6 @@ def finish(problem: Any, run: Run, status: str, path: list[int] | None = None, *
         blank = nb
         states.append(problem.encode(tuple(board)))
     depth = len(states)  # the path is all a depth-first search stores
-    return run.result(SOLVED, ([DIRS[d] for d in path or ()], states, depth - 1), stored=depth, max_frontier=depth,
-                      **counts)
+    return run.result(
+        SOLVED, ([DIRS[d] for d in path or ()], states, depth - 1), stored=depth, max_frontier=depth, **counts
+    )

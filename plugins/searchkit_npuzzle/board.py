@@ -19,7 +19,7 @@ def parse_size(text: str | int | None, board_len: int | None = None) -> tuple[in
     if text is None or text == "":
         if board_len is None:
             return 3, 3
-        side = round(board_len ** 0.5)
+        side = round(board_len**0.5)
         if side * side != board_len:
             raise InputError(f"a board of {board_len} tiles is not square: give --size WxH")
         text = str(side)
@@ -118,8 +118,11 @@ def scrambled_board(goal: tuple[int, ...], width: int, height: int, moves: int, 
     prev = -1
     for _ in range(moves):
         r, c = divmod(b, width)
-        options = [p for p, ok in ((b - width, r > 0), (b + width, r < height - 1), (b - 1, c > 0), (b + 1, c < width - 1))
-                   if ok and p != prev]
+        options = [
+            p
+            for p, ok in ((b - width, r > 0), (b + width, r < height - 1), (b - 1, c > 0), (b + 1, c < width - 1))
+            if ok and p != prev
+        ]
         p = rng.choice(options)
         tiles[b], tiles[p] = tiles[p], 0
         prev, b = b, p
@@ -131,5 +134,5 @@ def format_board(board: tuple[int, ...], width: int) -> str:
     cell = len(str(len(board) - 1))
     rows = []
     for r in range(0, len(board), width):
-        rows.append(" ".join((str(t) if t else ".").rjust(cell) for t in board[r:r + width]))
+        rows.append(" ".join((str(t) if t else ".").rjust(cell) for t in board[r : r + width]))
     return "\n".join(rows)

@@ -35,19 +35,31 @@ def _size(partition: str, size: str | None) -> tuple[int, int]:
     return 4, 4
 
 
-PartitionOpt = Annotated[str, typer.Option("--partition", "-p",
-                                           help="pdb-663 / 6-6-3, pdb-555 / 5-5-5, pdb-78 / 7-8 (needs "
-                                                "searchkit[fast]), pdb-8 (3x3), pdb-55554 (5x5), or groups "
-                                                "like '1,2,3/4,5,6,7,8/...'")]
+PartitionOpt = Annotated[
+    str,
+    typer.Option(
+        "--partition",
+        "-p",
+        help="pdb-663 / 6-6-3, pdb-555 / 5-5-5, pdb-78 / 7-8 (needs "
+        "searchkit[fast]), pdb-8 (3x3), pdb-55554 (5x5), or groups "
+        "like '1,2,3/4,5,6,7,8/...'",
+    ),
+]
 GoalOpt = Annotated[str, typer.Option("--goal", help="blank-last or blank-first (Korf)")]
 SizeOpt = Annotated[str | None, typer.Option("--size", "-n", help="board size (default: the partition's)")]
-CacheOpt = Annotated[Path | None, typer.Option("--cache-dir", help="cache directory (default: "
-                                                  "$SEARCHKIT_CACHE_DIR, else the user cache dir)")]
+CacheOpt = Annotated[
+    Path | None,
+    typer.Option("--cache-dir", help="cache directory (default: $SEARCHKIT_CACHE_DIR, else the user cache dir)"),
+]
 
 
-def build(partition: PartitionOpt = "6-6-3", goal: GoalOpt = "blank-last", size: SizeOpt = None,
-          cache_dir: CacheOpt = None,
-          force: Annotated[bool, typer.Option("--force", help="rebuild even when a valid file is cached")] = False):
+def build(
+    partition: PartitionOpt = "6-6-3",
+    goal: GoalOpt = "blank-last",
+    size: SizeOpt = None,
+    cache_dir: CacheOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="rebuild even when a valid file is cached")] = False,
+):
     """Build a pattern database now (solve would build it on first use) and cache it."""
     from . import pdb
 
@@ -58,12 +70,18 @@ def build(partition: PartitionOpt = "6-6-3", goal: GoalOpt = "blank-last", size:
     db = pdb.load_or_build(part, target, cache_dir=cache_dir, rebuild=force, echo=lambda m: typer.echo(m, err=True))
     path, _header, groups = pdb.cache_entry(part, target, cache_dir)
     entries = sum(len(t) for t in db.tables)
-    typer.echo(f"{part.name} for {width}x{height}, goal {goal}: {len(groups)} groups, {entries:,} entries, "
-               f"{time.perf_counter() - started:.1f}s -> {path}")
+    typer.echo(
+        f"{part.name} for {width}x{height}, goal {goal}: {len(groups)} groups, {entries:,} entries, "
+        f"{time.perf_counter() - started:.1f}s -> {path}"
+    )
 
 
-def info(partition: Annotated[str | None, typer.Option("--partition", "-p", help="check this one only")] = None,
-         goal: GoalOpt = "blank-last", size: SizeOpt = None, cache_dir: CacheOpt = None):
+def info(
+    partition: Annotated[str | None, typer.Option("--partition", "-p", help="check this one only")] = None,
+    goal: GoalOpt = "blank-last",
+    size: SizeOpt = None,
+    cache_dir: CacheOpt = None,
+):
     """List the cached pattern databases; with --partition, check that one file (exit 2 if unusable)."""
     from . import pdb
     from .pdb import cache as pdb_cache
@@ -74,9 +92,11 @@ def info(partition: Annotated[str | None, typer.Option("--partition", "-p", help
         typer.echo(f"cache directory: {directory}")
         for f in files:
             try:
-                header, _ = pdb_cache.read_header(f.read_bytes()[:1 << 16])
-                what = (f"{header.get('partition')} {header.get('width')}x{header.get('height')} goal "
-                        f"{' '.join(map(str, header.get('goal', [])))}")
+                header, _ = pdb_cache.read_header(f.read_bytes()[: 1 << 16])
+                what = (
+                    f"{header.get('partition')} {header.get('width')}x{header.get('height')} goal "
+                    f"{' '.join(map(str, header.get('goal', [])))}"
+                )
             except (OSError, pdb_cache.CacheError) as e:
                 what = f"unreadable ({e})"
             typer.echo(f"  {f.name}  {f.stat().st_size / 1e6:.1f} MB  {what}")
@@ -88,8 +108,10 @@ def info(partition: Annotated[str | None, typer.Option("--partition", "-p", help
     target = _goal(goal, width, height)
     path, header, groups = pdb.cache_entry(part, target, cache_dir)
     if not path.exists():
-        raise InputError(f"{part.name} for {width}x{height} goal {goal} is not cached in {directory} "
-                         f"(build it with: searchkit npuzzle pdb build --partition {partition} --goal {goal})")
+        raise InputError(
+            f"{part.name} for {width}x{height} goal {goal} is not cached in {directory} "
+            f"(build it with: searchkit npuzzle pdb build --partition {partition} --goal {goal})"
+        )
     started = time.perf_counter()
     try:
         tables = pdb_cache.read(path, header)
@@ -97,11 +119,14 @@ def info(partition: Annotated[str | None, typer.Option("--partition", "-p", help
         raise InputError(f"cache file {path} is unusable: {e}") from None
     import numpy as np
 
-    typer.echo(f"{path}: ok, {part.name} {width}x{height} goal {goal}, groups "
-               f"{' / '.join(','.join(map(str, g)) for g in groups)}, loaded in {time.perf_counter() - started:.2f}s")
+    typer.echo(
+        f"{path}: ok, {part.name} {width}x{height} goal {goal}, groups "
+        f"{' / '.join(','.join(map(str, g)) for g in groups)}, loaded in {time.perf_counter() - started:.2f}s"
+    )
     for g, t in zip(groups, tables):
-        typer.echo(f"  tiles {','.join(map(str, g))}: {len(t):,} entries, max {int(t.max())}, "
-                   f"mean {float(np.mean(t)):.2f}")
+        typer.echo(
+            f"  tiles {','.join(map(str, g))}: {len(t):,} entries, max {int(t.max())}, mean {float(np.mean(t)):.2f}"
+        )
 
 
 def add_commands(cli: typer.Typer) -> None:

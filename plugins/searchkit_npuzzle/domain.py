@@ -30,14 +30,26 @@ class NPuzzleDomain(Domain):
     name = "npuzzle"
     summary = "sliding-tile puzzle (8-, 15-, 24-puzzle and any WxH board)"
     params = [
-        Param("size", str, None, "board side, e.g. 4, or WxH for rectangles (default: from --board, else 3)", short="-n"),
+        Param(
+            "size", str, None, "board side, e.g. 4, or WxH for rectangles (default: from --board, else 3)", short="-n"
+        ),
         Param("board", str, None, "start board, row-major, 0 = blank, e.g. '1 2 3 4 5 6 0 7 8'"),
         Param("goal", str, None, "goal: blank-last (default), blank-first (Korf) or the tiles"),
         Param("seed", int, None, "random seed for a generated board"),
-        Param("scramble", int, None, "generate the board by this many random moves from the goal "
-              f"(at most {MAX_SCRAMBLE:,})"),
+        Param(
+            "scramble",
+            int,
+            None,
+            f"generate the board by this many random moves from the goal (at most {MAX_SCRAMBLE:,})",
+        ),
         Param("boards", bool, False, "print every board of the solution", output=True),
-        Param("image", str, None, "picture to cut into tiles for --gif/--frames/--png (default: a built-in one)", output=True),
+        Param(
+            "image",
+            str,
+            None,
+            "picture to cut into tiles for --gif/--frames/--png (default: a built-in one)",
+            output=True,
+        ),
         Param("gif", str, None, "write an animated GIF of the solution to this file", output=True),
         Param("frames", str, None, "write the solution as numbered PNG frames into this directory", output=True),
         Param("png", str, None, "write the start board as a picture to this PNG file", output=True),
@@ -78,14 +90,22 @@ class NPuzzleDomain(Domain):
         return "astar", "linear-conflict", {}
 
     def check_instances(self) -> list[dict[str, Any]]:
-        return [{"board": "1 2 3 4 0 6 7 5 8"}, {"board": "4 1 3 7 2 6 0 5 8"}, {"size": "3x2", "scramble": 9, "seed": 2},
-                {"size": "2", "scramble": 5, "seed": 1}]
+        return [
+            {"board": "1 2 3 4 0 6 7 5 8"},
+            {"board": "4 1 3 7 2 6 0 5 8"},
+            {"size": "3x2", "scramble": 9, "seed": 2},
+            {"size": "2", "scramble": 5, "seed": 1},
+        ]
 
     def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
-        return [("3x3", {"size": "3"}), ("4x4", {"size": "4"}), ("5x5", {"size": "5"}),
-                ("other boards up to 16 cells, e.g. 3x4", {"size": "3x4"}),
-                ("other boards of 17 to 25 cells, e.g. 4x5", {"size": "4x5"}),
-                ("more than 25 cells, e.g. 6x6", {"size": "6"})]
+        return [
+            ("3x3", {"size": "3"}),
+            ("4x4", {"size": "4"}),
+            ("5x5", {"size": "5"}),
+            ("other boards up to 16 cells, e.g. 3x4", {"size": "3x4"}),
+            ("other boards of 17 to 25 cells, e.g. 4x5", {"size": "4x5"}),
+            ("more than 25 cells, e.g. 6x6", {"size": "6"}),
+        ]
 
     def _size(self, options: dict[str, Any]) -> tuple[int, int]:
         board = options.get("board")
@@ -101,8 +121,10 @@ class NPuzzleDomain(Domain):
             start = parse_tiles(options["board"])
             check_board(start, width * height)
             if not is_solvable(start, goal, width):
-                raise InputError("the board is unsolvable: its tile parity does not match the blank's distance to "
-                                 "its goal cell (no sequence of moves reaches the goal)")
+                raise InputError(
+                    "the board is unsolvable: its tile parity does not match the blank's distance to "
+                    "its goal cell (no sequence of moves reaches the goal)"
+                )
         else:
             if seed is None:
                 seed = random.randrange(1_000_000)
@@ -112,8 +134,10 @@ class NPuzzleDomain(Domain):
                 if scramble < 0:
                     raise InputError(f"--scramble must not be negative (got {scramble})")
                 if scramble > MAX_SCRAMBLE:
-                    raise InputError(f"--scramble must be at most {MAX_SCRAMBLE:,} (got {scramble}); "
-                                     "leave it out for a uniformly random board")
+                    raise InputError(
+                        f"--scramble must be at most {MAX_SCRAMBLE:,} (got {scramble}); "
+                        "leave it out for a uniformly random board"
+                    )
                 start = scrambled_board(goal, width, height, scramble, rng)
             else:
                 start = random_board(goal, width, rng)
@@ -150,16 +174,22 @@ class NPuzzleDomain(Domain):
         return tiles
 
     def format_solution(self, problem: NPuzzleProblem, result: Result, options: dict[str, Any]) -> str:
-        lines = [f"moves ({len(result.actions)}, the blank's direction): {''.join(result.actions) or '-'}",
-                 f"tiles moved: {' '.join(map(str, self.tiles_moved(problem, result))) or '-'}"]
+        lines = [
+            f"moves ({len(result.actions)}, the blank's direction): {''.join(result.actions) or '-'}",
+            f"tiles moved: {' '.join(map(str, self.tiles_moved(problem, result))) or '-'}",
+        ]
         if options.get("boards"):
             for i, (action, state) in enumerate(zip(result.actions, result.states[1:]), 1):
                 lines.append(f"\n{i}. {action}\n{self.describe_state(problem, state)}")
         return "\n".join(lines)
 
     def solution_json(self, problem: NPuzzleProblem, result: Result, options: dict[str, Any]) -> dict[str, Any]:
-        extra = {"width": problem.width, "height": problem.height, "goal": list(problem.goal),
-                 "seed": getattr(problem, "seed", None)}
+        extra = {
+            "width": problem.width,
+            "height": problem.height,
+            "goal": list(problem.goal),
+            "seed": getattr(problem, "seed", None),
+        }
         if result.solved:
             extra["moves"] = "".join(result.actions)
             extra["tiles"] = self.tiles_moved(problem, result)
@@ -179,8 +209,10 @@ class NPuzzleDomain(Domain):
 
             if name not in BUNDLED:
                 raise InputError(f"unknown bundled n-puzzle set {name!r} (known: {', '.join(BUNDLED)})")
-            return [Instance(str(i), {"board": " ".join(map(str, board))}, length)
-                    for i, (board, length) in enumerate(BUNDLED[name](), 1)]
+            return [
+                Instance(str(i), {"board": " ".join(map(str, board))}, length)
+                for i, (board, length) in enumerate(BUNDLED[name](), 1)
+            ]
         path = Path(source) if Path(source).is_absolute() else base_dir / source
         try:
             text = path.read_text(encoding="utf-8-sig")
@@ -198,8 +230,10 @@ class NPuzzleDomain(Domain):
             elif round((len(numbers) - 1) ** 0.5) ** 2 == len(numbers) - 1:
                 board, expected = numbers[:-1], numbers[-1]
             else:
-                raise InputError(f"line {lineno} of {path.name}: {len(numbers)} numbers is neither a square board "
-                                 "nor a board and its length")
+                raise InputError(
+                    f"line {lineno} of {path.name}: {len(numbers)} numbers is neither a square board "
+                    "nor a board and its length"
+                )
             instances.append(Instance(str(len(instances) + 1), {"board": " ".join(map(str, board))}, expected))
         if not instances:
             raise InputError(f"{path} holds no boards")

@@ -46,6 +46,7 @@ WIDA_WEIGHT = 1.5  # npuzzle-wida's default: 1.16x optimal, every Korf 24-puzzle
 # heuristic's own bookkeeping (the board is already updated) and returns the new estimate;
 # the reverse slide restores the previous one exactly.
 
+
 def _manhattan(problem: Any, board: list[int]) -> tuple[int, Callable[[int, int, int], int]]:
     md = problem.manhattan_table()
     h = sum(md[t][p] for p, t in enumerate(board))
@@ -69,8 +70,11 @@ def _linear_conflict(problem: Any, board: list[int]) -> tuple[int, Callable[[int
     def line_value(is_row: bool, fixed: int):
         @functools.cache
         def value(tiles: tuple[int, ...]) -> int:
-            order = [goal_pos[t] % w if is_row else goal_pos[t] // w for t in tiles
-                     if t and (goal_pos[t] // w if is_row else goal_pos[t] % w) == fixed]
+            order = [
+                goal_pos[t] % w if is_row else goal_pos[t] // w
+                for t in tiles
+                if t and (goal_pos[t] // w if is_row else goal_pos[t] % w) == fixed
+            ]
             best = [1] * len(order)  # longest increasing run ending at each tile
             for i in range(len(order)):
                 for j in range(i):
@@ -157,13 +161,20 @@ def _database(problem: Any):
 
 # -- the engine --------------------------------------------------------------------------------------
 
+
 def npuzzle_idastar(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
     """Optimal solution of an n-puzzle by IDA* over one mutable board (see the module doc)."""
     return _run(problem, limits, observer, 1, 1, "npuzzle-idastar")
 
 
-def npuzzle_wida(problem: Any, *, weight: float = WIDA_WEIGHT, max_weight: float | None = None,
-                 limits: Limits | None = None, observer: Observer | None = None) -> Result:
+def npuzzle_wida(
+    problem: Any,
+    *,
+    weight: float = WIDA_WEIGHT,
+    max_weight: float | None = None,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+) -> Result:
     """Weighted IDA*: a solution at most ``weight`` times optimal (see the module doc).
 
     With ``max_weight`` above ``weight``, a search still running after `ESCALATE_NODES`
@@ -173,8 +184,9 @@ def npuzzle_wida(problem: Any, *, weight: float = WIDA_WEIGHT, max_weight: float
     weight cuts such a tail by orders of magnitude.  The Result's ``guarantee`` names the
     weight that answered; the stats add up every stage.
     """
-    if max_weight is not None and (isinstance(max_weight, bool) or not isinstance(max_weight, (int, float))
-                                   or not max_weight >= 1):
+    if max_weight is not None and (
+        isinstance(max_weight, bool) or not isinstance(max_weight, (int, float)) or not max_weight >= 1
+    ):
         raise InputError(f"max_weight must be a number of at least 1 (got {max_weight!r})")
     if max_weight is None or max_weight <= weight:
         gw, hw = weight_ratio(weight)
@@ -234,8 +246,9 @@ def _run(problem: Any, limits: Limits | None, observer: Observer | None, gw: int
     name = problem.heuristic_name
     generic = name not in ("manhattan", "linear-conflict") and not (name or "").startswith("pdb-")
     db = None if generic or not name.startswith("pdb-") else _database(problem)
-    wants_nodes = observer is not None and (type(observer).expand is not Observer.expand
-                                            or type(observer).generate is not Observer.generate)
+    wants_nodes = observer is not None and (
+        type(observer).expand is not Observer.expand or type(observer).generate is not Observer.generate
+    )
     kernel = _kernel() if not generic and name != "linear-conflict" and not wants_nodes else None
     # the Python search reads base-n tables; rank-indexed ones (7-8) need the kernel
     if generic or (kernel is None and db is not None and db.sparse() is None):

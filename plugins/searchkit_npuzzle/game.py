@@ -77,8 +77,13 @@ class NPuzzleGame(GameSession):
 
     # -- making games ---------------------------------------------------------------------
     @classmethod
-    def new(cls, size: int = 3, blank: str | int | None = "last", rng: random.Random | None = None,
-            height: int | None = None) -> NPuzzleGame:
+    def new(
+        cls,
+        size: int = 3,
+        blank: str | int | None = "last",
+        rng: random.Random | None = None,
+        height: int | None = None,
+    ) -> NPuzzleGame:
         """A shuffled game: a random walk of n*n*10 moves from the goal (always solvable)."""
         width, height = size, height or size
         _check_side(width)
@@ -180,15 +185,19 @@ class NPuzzleGame(GameSession):
         return self.width * self.height <= OPTIMAL_UP_TO
 
     def solve_options(self) -> dict[str, Any]:
-        return {"size": f"{self.width}x{self.height}", "board": " ".join(map(str, self.board)),
-                "goal": " ".join(map(str, self.goal))}
+        return {
+            "size": f"{self.width}x{self.height}",
+            "board": " ".join(map(str, self.board)),
+            "goal": " ".join(map(str, self.goal)),
+        }
 
     def solve_task(self):
         """Optimal plans (the domain's default engine) up to 4x4; beyond, weighted A* on
         linear conflicts, which needs no pattern database (whose first build takes minutes)."""
         big = {} if self.optimal_hints else {"engine": "astar", "heuristic": "linear-conflict", "params": {"weight": 2}}
-        return solve_moves("npuzzle", self.solve_options(), lambda job, result: list(result.actions),
-                           self.position_key(), **big)
+        return solve_moves(
+            "npuzzle", self.solve_options(), lambda job, result: list(result.actions), self.position_key(), **big
+        )
 
 
 def _check_side(side: int) -> None:

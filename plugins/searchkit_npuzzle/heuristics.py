@@ -67,8 +67,9 @@ def attach_linear_conflict(problem: NPuzzleProblem) -> None:
     w, hgt, n, bits, mask, top = problem.width, problem.height, problem.n, problem.bits, problem.mask, problem.top
     goal_pos = problem.goal_pos
     md = problem.manhattan_table()
-    lines = [tuple(r * w + c for c in range(w)) for r in range(hgt)] + \
-            [tuple(r * w + c for r in range(hgt)) for c in range(w)]
+    lines = [tuple(r * w + c for c in range(w)) for r in range(hgt)] + [
+        tuple(r * w + c for r in range(hgt)) for c in range(w)
+    ]
 
     def make_line_value(index: int):
         cells = lines[index]

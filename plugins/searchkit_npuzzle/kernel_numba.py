@@ -45,8 +45,35 @@ def _rank(pos, tiles, size, fac, cmap, moved, to):
 
 
 @njit(cache=True)
-def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, weight, mgroup, mweight, cmap,
-        keys, vals, sums, gw, hw, pos, gtiles, mtiles, gsize, fac, ident):
+def run(
+    board,
+    sc,
+    path,
+    nextdir,
+    nbr,
+    stop,
+    kind,
+    md,
+    n,
+    flat,
+    offs,
+    group,
+    weight,
+    mgroup,
+    mweight,
+    cmap,
+    keys,
+    vals,
+    sums,
+    gw,
+    hw,
+    pos,
+    gtiles,
+    mtiles,
+    gsize,
+    fac,
+    ident,
+):
     """Go on with the current iteration until it ends, finds the goal or expands ``stop`` nodes.
 
     A child is pruned when ``gw * g + hw * h`` exceeds the bound: ``gw = hw = 1`` is IDA*,
@@ -57,8 +84,9 @@ def run(board, sc, path, nextdir, nbr, stop, kind, md, n, flat, offs, group, wei
     the board.  ``kind`` PDB keys are base-n sums that a move changes by one addition;
     COMPACT keys are lexicographic ranks (tables too big for base-n indexing, e.g. 7-8),
     recomputed for the moved tile's group from ``pos`` (tile -> cell): ``gtiles[g]`` lists
-    group g's tiles, ``mtiles[g]`` the tiles whose mirror images they are.  Everything is inline (a call passing arrays costs reference counts) and the
-    counters live in locals, written back to ``sc`` on return.
+    group g's tiles, ``mtiles[g]`` the tiles whose mirror images they are.  Everything is
+    inline (a call passing arrays costs reference counts) and the counters live in locals,
+    written back to ``sc`` on return.
     """
     bound = sc[BOUND]
     ng = len(offs)
@@ -177,10 +205,35 @@ def warm_up() -> None:
     nbr = np.array([-1, 2, -1, 1, -1, 3, 0, -1, 0, -1, -1, 3, 1, -1, 2, -1], dtype=np.int64)
     one = np.zeros(1, dtype=np.int64)
     two = np.zeros((4, 2), dtype=np.int64)
-    run(np.array([0, 1, 2, 3], dtype=np.int64), np.zeros(6, dtype=np.int64), np.zeros(4, dtype=np.int64),
-        np.zeros(4, dtype=np.int64), nbr, 0, MANHATTAN, np.zeros(16, dtype=np.int64), 4, np.zeros(1, dtype=np.uint8),
-        one, one, one, one, one, np.arange(4, dtype=np.int64), two, two.copy(), two.copy(), 1, 1,
-        np.arange(4, dtype=np.int64), two, two.copy(), one, two.copy(), np.arange(4, dtype=np.int64))
+    run(
+        np.array([0, 1, 2, 3], dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        nbr,
+        0,
+        MANHATTAN,
+        np.zeros(16, dtype=np.int64),
+        4,
+        np.zeros(1, dtype=np.uint8),
+        one,
+        one,
+        one,
+        one,
+        one,
+        np.arange(4, dtype=np.int64),
+        two,
+        two.copy(),
+        two.copy(),
+        1,
+        1,
+        np.arange(4, dtype=np.int64),
+        two,
+        two.copy(),
+        one,
+        two.copy(),
+        np.arange(4, dtype=np.int64),
+    )
     _warm = True
 
 
@@ -240,9 +293,9 @@ class Search:
             self.mtiles = np.zeros_like(self.gtiles)
             self.fac = np.zeros_like(self.gtiles)
             for i, g in enumerate(db.groups):
-                self.gtiles[i, :len(g)] = g
-                self.mtiles[i, :len(g)] = [tile_map[t] for t in g]
-                self.fac[i, :len(g)] = rank_factors(n, len(g))
+                self.gtiles[i, : len(g)] = g
+                self.mtiles[i, : len(g)] = [tile_map[t] for t in g]
+                self.fac[i, : len(g)] = rank_factors(n, len(g))
         vals = [int(self.flat[o + k]) for o, k in zip(self.offs, keys)]
         mvals = [int(self.flat[o + k]) for o, k in zip(self.offs, mkeys)] if db.mirror is not None else [0] * len(keys)
         self.root_keys = np.array(keys + mkeys, dtype=np.int64)
@@ -251,8 +304,7 @@ class Search:
         self.h0 = max(sum(vals), sum(mvals))
 
     def counts(self) -> dict[str, int]:
-        return {"expanded": int(self.sc[EXPANDED]), "generated": int(self.sc[GENERATED]),
-                "iterations": self.iterations}
+        return {"expanded": int(self.sc[EXPANDED]), "generated": int(self.sc[GENERATED]), "iterations": self.iterations}
 
     def solve(self):
         problem, tally, sc = self.problem, self.run, self.sc  # `run` is the kernel
@@ -282,16 +334,41 @@ class Search:
                 stop = int(sc[EXPANDED]) + SLICE
                 if limit is not None and limit < stop:
                     stop = limit
-                status = run(self.board, sc, path, nextdir, self.nbr, stop, self.kind, self.md, self.n, self.flat,
-                             self.offs, self.group, self.weight, self.mgroup, self.mweight, self.cmap,
-                             keys, vals, sums, gw, hw, self.pos, self.gtiles, self.mtiles, self.gsize, self.fac,
-                             self.ident)
+                status = run(
+                    self.board,
+                    sc,
+                    path,
+                    nextdir,
+                    self.nbr,
+                    stop,
+                    self.kind,
+                    self.md,
+                    self.n,
+                    self.flat,
+                    self.offs,
+                    self.group,
+                    self.weight,
+                    self.mgroup,
+                    self.mweight,
+                    self.cmap,
+                    keys,
+                    vals,
+                    sums,
+                    gw,
+                    hw,
+                    self.pos,
+                    self.gtiles,
+                    self.mtiles,
+                    self.gsize,
+                    self.fac,
+                    self.ident,
+                )
                 if status != PAUSED:
                     break
                 if tally.limit_reached(int(sc[EXPANDED]), int(sc[GENERATED]), int(sc[DEPTH]), shown):
                     return finish(problem, tally, LIMIT, **self.counts())
             if status == FOUND:
-                return finish(problem, tally, SOLVED, [int(d) for d in path[:sc[DEPTH]]], **self.counts())
+                return finish(problem, tally, SOLVED, [int(d) for d in path[: sc[DEPTH]]], **self.counts())
             if sc[NEXT_BOUND] == NO_BOUND:
                 return finish(problem, tally, NO_SOLUTION, **self.counts())
             bound = int(sc[NEXT_BOUND])

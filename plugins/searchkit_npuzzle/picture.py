@@ -87,8 +87,10 @@ def _decode(im: Image.Image, size: tuple[int, int], path: Path) -> Image.Image:
     want = (size[1], size[0]) if orientation in (5, 6, 7, 8) else size
     im.draft("RGB", want)  # JPEG: scale down while decoding; other formats ignore it
     if im.width * im.height > MAX_DECODE_PIXELS:
-        raise InputError(f"image {str(path)!r} is too large to decode: {im.width} x {im.height} pixels "
-                         f"(at most {MAX_DECODE_PIXELS // 1_000_000} million unless it is a JPEG)")
+        raise InputError(
+            f"image {str(path)!r} is too large to decode: {im.width} x {im.height} pixels "
+            f"(at most {MAX_DECODE_PIXELS // 1_000_000} million unless it is a JPEG)"
+        )
     if im.width < 1 or im.height < 1:
         raise InputError(f"image {str(path)!r} has no pixels ({im.width} x {im.height})")
     im.load()
@@ -130,12 +132,12 @@ def default_picture(size: tuple[int, int]) -> Image.Image:
     over = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(over)
     # stars, fading towards the horizon
-    for _ in range(int(140 * W * H / unit ** 2)):
+    for _ in range(int(140 * W * H / unit**2)):
         x, y = rng.random() * W, rng.random() ** 1.6 * H * 0.5
         alpha = int(230 * (1 - y / (H * 0.5)))
         r = unit * (0.002 + rng.random() * 0.004)
         d.ellipse((x - r, y - r, x + r, y + r), fill=(255, 250, 230, alpha))
-    for _ in range(int(12 * W * H / unit ** 2)):
+    for _ in range(int(12 * W * H / unit**2)):
         x, y = rng.random() * W, rng.random() * H * 0.3
         _sparkle(d, x, y, unit * (0.012 + rng.random() * 0.012), (255, 255, 240, 220))
     img.alpha_composite(over)
@@ -150,8 +152,11 @@ def default_picture(size: tuple[int, int]) -> Image.Image:
     for i in range(5):  # birds near the sun
         x, y = W * (0.42 + 0.07 * i + rng.random() * 0.03), H * (0.33 + 0.05 * math.sin(i * 1.7))
         s = unit * (0.018 + 0.006 * (i % 3))
-        d.line([(x - s, y - s * 0.5), (x, y), (x + s, y - s * 0.6)], fill=(40, 20, 50, 230),
-               width=max(2, int(unit * 0.005)))
+        d.line(
+            [(x - s, y - s * 0.5), (x, y), (x + s, y - s * 0.6)],
+            fill=(40, 20, 50, 230),
+            width=max(2, int(unit * 0.005)),
+        )
     img.alpha_composite(over)
 
     horizon = H * 0.72
@@ -180,8 +185,14 @@ def _ramp(stops: list[tuple[float, tuple]], t: float) -> tuple:
 
 def _sky(W: int, H: int) -> Image.Image:
     """A 2-D gradient: night violet at the top to gold at the horizon, cooler on the left."""
-    down = [(0.0, (18, 16, 60)), (0.3, (74, 34, 120)), (0.52, (206, 84, 128)), (0.66, (252, 160, 96)),
-            (0.75, (255, 214, 128)), (1.0, (255, 214, 128))]
+    down = [
+        (0.0, (18, 16, 60)),
+        (0.3, (74, 34, 120)),
+        (0.52, (206, 84, 128)),
+        (0.66, (252, 160, 96)),
+        (0.75, (255, 214, 128)),
+        (1.0, (255, 214, 128)),
+    ]
     cool, warm = (40, 110, 210), (255, 120, 40)
     n = 48
     small = Image.new("RGB", (n, n))
@@ -198,8 +209,19 @@ def _sky(W: int, H: int) -> Image.Image:
 
 def _sparkle(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: tuple) -> None:
     k = r * 0.22
-    d.polygon([(x, y - r), (x + k, y - k), (x + r, y), (x + k, y + k), (x, y + r), (x - k, y + k), (x - r, y),
-               (x - k, y - k)], fill=fill)
+    d.polygon(
+        [
+            (x, y - r),
+            (x + k, y - k),
+            (x + r, y),
+            (x + k, y + k),
+            (x, y + r),
+            (x - k, y + k),
+            (x - r, y),
+            (x - k, y - k),
+        ],
+        fill=fill,
+    )
 
 
 def _glow(img: Image.Image, x: float, y: float, r: float, rings: int, spread: float, fill: tuple) -> None:
@@ -237,8 +259,12 @@ def _sun(img: Image.Image, x: float, y: float, r: float) -> None:
 def _clouds(img: Image.Image, W: int, H: int, unit: int, rng: random.Random) -> None:
     layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
-    for cx, cy, length, colour in ((0.28, 0.40, 0.30, (255, 170, 190)), (0.80, 0.26, 0.26, (255, 190, 170)),
-                                   (0.12, 0.55, 0.22, (250, 150, 150)), (0.92, 0.48, 0.18, (255, 200, 150))):
+    for cx, cy, length, colour in (
+        (0.28, 0.40, 0.30, (255, 170, 190)),
+        (0.80, 0.26, 0.26, (255, 190, 170)),
+        (0.12, 0.55, 0.22, (250, 150, 150)),
+        (0.92, 0.48, 0.18, (255, 200, 150)),
+    ):
         x0, y0 = W * cx, H * cy
         for _ in range(9):
             dx = (rng.random() - 0.5) * W * length
@@ -249,10 +275,22 @@ def _clouds(img: Image.Image, W: int, H: int, unit: int, rng: random.Random) -> 
     img.alpha_composite(layer)
 
 
-def _hills(img: Image.Image, W: int, H: int, base: float, amp: float, top: tuple, bottom: tuple,
-           horizon: float, rng: random.Random) -> None:
-    waves = [(rng.uniform(1.5, 3.5), rng.uniform(0, 6.3), 1.0), (rng.uniform(4, 7), rng.uniform(0, 6.3), 0.45),
-             (rng.uniform(9, 14), rng.uniform(0, 6.3), 0.18)]
+def _hills(
+    img: Image.Image,
+    W: int,
+    H: int,
+    base: float,
+    amp: float,
+    top: tuple,
+    bottom: tuple,
+    horizon: float,
+    rng: random.Random,
+) -> None:
+    waves = [
+        (rng.uniform(1.5, 3.5), rng.uniform(0, 6.3), 1.0),
+        (rng.uniform(4, 7), rng.uniform(0, 6.3), 0.45),
+        (rng.uniform(9, 14), rng.uniform(0, 6.3), 0.18),
+    ]
     steps = 120
     ridge = []
     for i in range(steps + 1):
@@ -289,8 +327,9 @@ def _lake(img: Image.Image, W: int, H: int, horizon: float, sun_x: float, unit: 
         y = horizon + (H - horizon) * (i + 0.5) / rows
         half = unit * (0.13 - 0.005 * i) * (1 + 0.25 * math.sin(i * 2.3))
         thick = max(2, (H - horizon) / rows * 0.35)
-        d.rounded_rectangle((sun_x - half, y, sun_x + half, y + thick), radius=thick / 2,
-                            fill=(255, 220, 140, max(40, 220 - 12 * i)))
+        d.rounded_rectangle(
+            (sun_x - half, y, sun_x + half, y + thick), radius=thick / 2, fill=(255, 220, 140, max(40, 220 - 12 * i))
+        )
         for side in (-1, 1):  # ripples across the lake
             x = sun_x + side * (half + unit * (0.06 + 0.07 * ((i * 7) % 5)))
             d.line([(x, y), (x + side * unit * 0.1, y)], fill=(255, 210, 210, 90), width=max(1, int(thick / 2)))
@@ -303,8 +342,12 @@ def _trees(img: Image.Image, W: int, H: int, horizon: float, unit: int, rng: ran
     layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
     for side in (0, 1):
-        shore = [(0, horizon - unit * 0.02), (W * 0.26, horizon + unit * 0.015), (W * 0.2, horizon + unit * 0.08),
-                 (0, horizon + unit * 0.14)]
+        shore = [
+            (0, horizon - unit * 0.02),
+            (W * 0.26, horizon + unit * 0.015),
+            (W * 0.2, horizon + unit * 0.08),
+            (0, horizon + unit * 0.14),
+        ]
         if side:
             shore = [(W - x, y) for x, y in shore]
         d.polygon(shore, fill=(34, 58, 52, 255))
@@ -341,11 +384,11 @@ class PictureBoard:
     Pieces are cut (and bevelled and numbered) once, so a frame costs one paste a tile.
     """
 
-    def __init__(self, picture: Image.Image, width: int, height: int, goal: tuple[int, ...],
-                 numbers: bool = False):
+    def __init__(self, picture: Image.Image, width: int, height: int, goal: tuple[int, ...], numbers: bool = False):
         if picture.width % width or picture.height % height or picture.width // width != picture.height // height:
-            raise ValueError(f"a {picture.width}x{picture.height} picture does not cut into "
-                             f"{width}x{height} square tiles")
+            raise ValueError(
+                f"a {picture.width}x{picture.height} picture does not cut into {width}x{height} square tiles"
+            )
         self.picture = picture.convert("RGB")
         self.width, self.height, self.goal = width, height, tuple(goal)
         self.tile = t = picture.width // width

@@ -58,7 +58,7 @@ def _pixels(img: Any) -> list[list[RGB]]:
     img = img.convert("RGB")
     w, h = img.size
     data = list(img.getdata())
-    return [data[y * w:(y + 1) * w] for y in range(h)]
+    return [data[y * w : (y + 1) * w] for y in range(h)]
 
 
 def _gradient(size: tuple[int, int]) -> list[list[RGB]]:
@@ -76,7 +76,7 @@ def _gradient(size: tuple[int, int]) -> list[list[RGB]]:
 
 def _cut(whole: list[list[RGB]], cell: int, width: int, t: int) -> list[list[RGB]]:
     r, c = divmod(cell, width)
-    return [row[c * t:(c + 1) * t] for row in whole[r * t:(r + 1) * t]]
+    return [row[c * t : (c + 1) * t] for row in whole[r * t : (r + 1) * t]]
 
 
 def _bevel(block: list[list[RGB]]) -> list[list[RGB]]:
@@ -244,8 +244,15 @@ class NPuzzleApp(GameApp):
     ]
     game_title = "searchkit · n-puzzle"
 
-    def __init__(self, session: NPuzzleGame, *, image: str | Path | None = None, numbers: bool = False,
-                 seed: int | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        session: NPuzzleGame,
+        *,
+        image: str | Path | None = None,
+        numbers: bool = False,
+        seed: int | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(session, **kwargs)
         self.image = image
         self.rng = random.Random(seed)
@@ -270,8 +277,7 @@ class NPuzzleApp(GameApp):
         n = g.width * g.height
         r, c = divmod(g.goal.index(0), g.width)
         kind = "optimal" if g.optimal_hints else "good, not optimal"
-        return (f"[b]{n - 1}-puzzle[/b] ({g.width}x{g.height})\nBlank's goal: row {r + 1}, col {c + 1}\n"
-                f"Hints: {kind}")
+        return f"[b]{n - 1}-puzzle[/b] ({g.width}x{g.height})\nBlank's goal: row {r + 1}, col {c + 1}\nHints: {kind}"
 
     def describe_move(self, move: str) -> str:
         tile = self.session.tile_moved_by(move)
@@ -301,7 +307,9 @@ class NPuzzleApp(GameApp):
     def action_size(self, size: int) -> None:
         g = self.session
         r, c = divmod(g.goal.index(0), g.width)
-        blank = size * size - 1 if g.goal.index(0) == g.width * g.height - 1 else min(r, size - 1) * size + min(c, size - 1)
+        blank = (
+            size * size - 1 if g.goal.index(0) == g.width * g.height - 1 else min(r, size - 1) * size + min(c, size - 1)
+        )
         self._new(size, size, blank, f"New {size}x{size} game.")
 
     def action_blank(self) -> None:
@@ -318,8 +326,9 @@ class NPuzzleApp(GameApp):
             r, c = divmod(blank, g.width)
             self._new(g.width, g.height, blank, f"New game with the blank's goal at row {r + 1}, column {c + 1}.")
 
-        self.push_screen(TextPrompt(f"Blank's goal cell: last, first, center, 1..{g.width * g.height} or ROW,COL",
-                                    "last"), done)
+        self.push_screen(
+            TextPrompt(f"Blank's goal cell: last, first, center, 1..{g.width * g.height} or ROW,COL", "last"), done
+        )
 
     def action_picture(self) -> None:
         board = self.board

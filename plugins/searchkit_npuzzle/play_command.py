@@ -15,9 +15,15 @@ PLAY_SIDES = (2, 3, 4, 5)  # what fits a terminal and what the keys 3/4/5 switch
 
 def play(
     size: Annotated[int, typer.Option("--size", "-n", help="board side: 3, 4 or 5 (2 for a warm-up)")] = 3,
-    blank: Annotated[str, typer.Option("--blank", help="the blank's goal cell: last, first, center, 1..n or ROW,COL")] = "last",
-    image: Annotated[Path | None, typer.Option("--image", help="picture to cut into tiles (default: a built-in one)")] = None,
-    numbers: Annotated[bool, typer.Option("--numbers", help="start with numbered tiles instead of the picture")] = False,
+    blank: Annotated[
+        str, typer.Option("--blank", help="the blank's goal cell: last, first, center, 1..n or ROW,COL")
+    ] = "last",
+    image: Annotated[
+        Path | None, typer.Option("--image", help="picture to cut into tiles (default: a built-in one)")
+    ] = None,
+    numbers: Annotated[
+        bool, typer.Option("--numbers", help="start with numbered tiles instead of the picture")
+    ] = False,
     seed: Annotated[int | None, typer.Option("--seed", help="random seed for the shuffles")] = None,
     load: Annotated[Path | None, typer.Option("--load", help="continue a saved game")] = None,
     new: Annotated[bool, typer.Option("--new", help="do not offer to resume the autosave")] = False,

@@ -15,26 +15,53 @@ def register_engines(register):
     from .stages import npuzzle_stages
 
     # a step that fails does not prove the board unsolvable (boards are checked before)
-    register(EngineInfo("npuzzle-stages", npuzzle_stages,
-                        "big boards one edge line at a time, small searches per tile (fast, suboptimal)",
-                        params={"weight": EngineParam("weight", 3.0, float, "each step's weighted-A* weight",
-                                                      minimum=1)},
-                        domains=("npuzzle",), complete=False))
+    register(
+        EngineInfo(
+            "npuzzle-stages",
+            npuzzle_stages,
+            "big boards one edge line at a time, small searches per tile (fast, suboptimal)",
+            params={"weight": EngineParam("weight", 3.0, float, "each step's weighted-A* weight", minimum=1)},
+            domains=("npuzzle",),
+            complete=False,
+        )
+    )
     try:
         from .fastida import WIDA_WEIGHT, npuzzle_idastar, npuzzle_wida, warm_up_kernel
     except ImportError:
         return
-    register(EngineInfo("npuzzle-idastar", npuzzle_idastar,
-                        "IDA* specialised for the n-puzzle (incremental heuristic, no move back)",
-                        heuristic="required", optimal="cost", warm_up=warm_up_kernel, domains=("npuzzle",)))
-    register(EngineInfo("npuzzle-wida", npuzzle_wida,
-                        "weighted IDA* for the n-puzzle: bound on g + weight*h, at most weight x optimal",
-                        heuristic="required", optimal="cost",
-                        params={"weight": EngineParam("weight", WIDA_WEIGHT, float, "the starting weight", minimum=1),
-                                "max_weight": EngineParam("max_weight", None, float, "raise the weight by 0.5 up to"
-                                                          " this when a search runs long", minimum=1,
-                                                          none="none (keep the weight)")},
-                        warm_up=warm_up_kernel, domains=("npuzzle",)))
+    register(
+        EngineInfo(
+            "npuzzle-idastar",
+            npuzzle_idastar,
+            "IDA* specialised for the n-puzzle (incremental heuristic, no move back)",
+            heuristic="required",
+            optimal="cost",
+            warm_up=warm_up_kernel,
+            domains=("npuzzle",),
+        )
+    )
+    register(
+        EngineInfo(
+            "npuzzle-wida",
+            npuzzle_wida,
+            "weighted IDA* for the n-puzzle: bound on g + weight*h, at most weight x optimal",
+            heuristic="required",
+            optimal="cost",
+            params={
+                "weight": EngineParam("weight", WIDA_WEIGHT, float, "the starting weight", minimum=1),
+                "max_weight": EngineParam(
+                    "max_weight",
+                    None,
+                    float,
+                    "raise the weight by 0.5 up to this when a search runs long",
+                    minimum=1,
+                    none="none (keep the weight)",
+                ),
+            },
+            warm_up=warm_up_kernel,
+            domains=("npuzzle",),
+        )
+    )
 
 
 @hookimpl

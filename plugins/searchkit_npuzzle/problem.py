@@ -23,8 +23,9 @@ class NPuzzleProblem:
     # engines need only skip the move straight back
     cycle_check = "parent"
 
-    def __init__(self, width: int, height: int, start: tuple[int, ...], goal: tuple[int, ...],
-                 heuristic_name: str | None = None):
+    def __init__(
+        self, width: int, height: int, start: tuple[int, ...], goal: tuple[int, ...], heuristic_name: str | None = None
+    ):
         self.width, self.height = width, height
         self.n = n = width * height
         self.start, self.goal = tuple(start), tuple(goal)
@@ -60,7 +61,12 @@ class NPuzzleProblem:
         w, h, bits, top = self.width, self.height, self.bits, self.top
         r, c = divmod(b, w)
         moves = []
-        for action, p, ok in (("U", b - w, r > 0), ("D", b + w, r < h - 1), ("L", b - 1, c > 0), ("R", b + 1, c < w - 1)):
+        for action, p, ok in (
+            ("U", b - w, r > 0),
+            ("D", b + w, r < h - 1),
+            ("L", b - 1, c > 0),
+            ("R", b + 1, c < w - 1),
+        ):
             if ok:
                 change = [(t << (bits * b)) - (t << (bits * p)) + ((p - b) << top) for t in range(self.n)]
                 moves.append((action, p, bits * p, change))
@@ -75,8 +81,10 @@ class NPuzzleProblem:
 
     def successors(self, state: int) -> list[tuple[str, int, int]]:
         mask = self.mask
-        return [(action, state + change[(state >> sp) & mask], 1)
-                for action, _p, sp, change in self._moves[state >> self.top]]
+        return [
+            (action, state + change[(state >> sp) & mask], 1)
+            for action, _p, sp, change in self._moves[state >> self.top]
+        ]
 
     def goal_states(self) -> list[int]:
         return [self.goal_state]
@@ -92,11 +100,20 @@ class NPuzzleProblem:
     def manhattan_table(self) -> list[list[int]]:
         """``md[t][p]``: taxicab distance of tile t at cell p from its goal cell (0 for the blank)."""
         w = self.width
-        return [[0 if t == 0 else abs(p // w - self.goal_pos[t] // w) + abs(p % w - self.goal_pos[t] % w)
-                 for p in range(self.n)] for t in range(self.n)]
+        return [
+            [
+                0 if t == 0 else abs(p // w - self.goal_pos[t] // w) + abs(p % w - self.goal_pos[t] % w)
+                for p in range(self.n)
+            ]
+            for t in range(self.n)
+        ]
 
-    def use_heuristic(self, heuristic: Callable[[int], float] | None,
-                      incremental: Callable[[int, float], list] | None = None, admissible: bool = True) -> None:
+    def use_heuristic(
+        self,
+        heuristic: Callable[[int], float] | None,
+        incremental: Callable[[int, float], list] | None = None,
+        admissible: bool = True,
+    ) -> None:
         """Attach ``heuristic`` (and its incremental successor function, if any)."""
         self.heuristic = heuristic
         self.successors_with_h = incremental
@@ -105,5 +122,10 @@ class NPuzzleProblem:
     def moves_with_tile_delta(self, table: list[list[int]]) -> list[list[tuple]]:
         """Per blank cell: ``(action, p, bits * p, change, delta)`` where ``delta[t]`` is the
         change of ``table``'s sum when tile t slides from cell p into the blank's cell."""
-        return [[(a, p, sp, change, [table[t][b] - table[t][p] for t in range(self.n)])
-                 for a, p, sp, change in self._moves[b]] for b in range(self.n)]
+        return [
+            [
+                (a, p, sp, change, [table[t][b] - table[t][p] for t in range(self.n)])
+                for a, p, sp, change in self._moves[b]
+            ]
+            for b in range(self.n)
+        ]

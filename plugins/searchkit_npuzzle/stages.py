@@ -35,8 +35,12 @@ class _Step:
         self.moves = []
         for b in range(n):
             r, c = divmod(b, width)
-            near = (("U", b - width, r > 0), ("D", b + width, b + width < n), ("L", b - 1, c > 0),
-                    ("R", b + 1, c < width - 1))
+            near = (
+                ("U", b - width, r > 0),
+                ("D", b + width, b + width < n),
+                ("L", b - 1, c > 0),
+                ("R", b + 1, c < width - 1),
+            )
             self.moves.append([(a, q) for a, q, ok in near if ok and free[q]])
         self.dist = [[abs(p // width - g // width) + abs(p % width - g % width) for p in range(n)] for g in goals]
 
@@ -98,8 +102,9 @@ def _plan_line(region: list[int], blank_goal: tuple[int, int], width: int) -> tu
     return cells, -1, [top, bottom, left, right - 1]
 
 
-def npuzzle_stages(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None,
-                   weight: float = 3) -> Result:
+def npuzzle_stages(
+    problem: Any, *, limits: Limits | None = None, observer: Observer | None = None, weight: float = 3
+) -> Result:
     """Solve ``problem`` line by line (see the module docstring); ``weight`` is each step's
     weighted-A* weight (the final region is always solved with weight 1)."""
     run = Run("npuzzle-stages", limits, observer)
@@ -139,8 +144,9 @@ def npuzzle_stages(problem: Any, *, limits: Limits | None = None, observer: Obse
     while ok:
         top, bottom, left, right = region
         if bottom - top <= FINAL and right - left <= FINAL:
-            cells = [p for p in (r * width + c for r in range(top, bottom) for c in range(left, right))
-                     if problem.goal[p]]
+            cells = [
+                p for p in (r * width + c for r in range(top, bottom) for c in range(left, right)) if problem.goal[p]
+            ]
             ok = run_step([problem.goal[p] for p in cells], cells, [], 1)
             break
         cells, inward, rest = _plan_line(region, blank_goal, width)

@@ -154,8 +154,9 @@ class Pruning:
     reach goals - the search's own heuristic; None: `dead_end` builds the matching bound.
     """
 
-    def __init__(self, board, disabled: frozenset = frozenset(), corral: bool = True, bipartite: bool = True,
-                 bound=None):
+    def __init__(
+        self, board, disabled: frozenset = frozenset(), corral: bool = True, bipartite: bool = True, bound=None
+    ):
         self.board = board
         self.disabled = frozenset(disabled)
         self.dead_squares = DEAD_SQUARES not in self.disabled
@@ -214,7 +215,7 @@ class Pruning:
         board = self.board
         if board.impossible:
             return Deadlock("level", board.impossible)
-        for x in (bits(boxes) if pushed is None else (pushed,)):
+        for x in bits(boxes) if pushed is None else (pushed,):
             which = self.dead_after_push(x, board.comp_of(x, player), boxes)
             if which is not None:
                 return Deadlock(which, _describe(which, x, boxes, board))

@@ -23,8 +23,13 @@ class SokobanDomain(Domain):
     name = "sokoban"
     summary = "Sokoban levels (standard text format, bundled Microban): push search with deadlock pruning"
     params = [
-        Param("level_file", str, None, argument=True,
-              help="level file (one level or a collection) or a bundled set, e.g. microban:11"),
+        Param(
+            "level_file",
+            str,
+            None,
+            argument=True,
+            help="level file (one level or a collection) or a bundled set, e.g. microban:11",
+        ),
         Param("level", str, None, help="which level of a collection: its number (1-based) or title"),
         Param("optimize", str, "pushes", help="cost to minimise: pushes, or moves (walk steps + pushes)"),
         Param("optimal", bool, False, help="A* with an admissible heuristic: push-optimal (or move-optimal) answers"),
@@ -38,12 +43,16 @@ class SokobanDomain(Domain):
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:
         return {
-            MATCHING: Heuristic(MATCHING, summary="minimum-cost perfect matching of boxes to goals on push distances"
-                                " (no matching = deadlock)"),
+            MATCHING: Heuristic(
+                MATCHING,
+                summary="minimum-cost perfect matching of boxes to goals on push distances (no matching = deadlock)",
+            ),
             NEAREST: Heuristic(NEAREST, summary="sum of each box's push distance to its nearest goal"),
-            PACKING: Heuristic(PACKING, admissible=False,
-                               summary="nearest-goal that fills goal rooms in packing order, layer by layer"
-                               " (for greedy search)"),
+            PACKING: Heuristic(
+                PACKING,
+                admissible=False,
+                summary="nearest-goal that fills goal rooms in packing order, layer by layer (for greedy search)",
+            ),
         }
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
@@ -100,8 +109,10 @@ class SokobanDomain(Domain):
             if name == PULL:
                 return None if optimize == "moves" else PullProblem(main, gateway=GATEWAY_BUDGET)
             if name not in self.heuristics:
-                raise InputError(f"unknown heuristic {name!r} for sokoban (known: {', '.join(self.heuristics)},"
-                                 f" or {PULL} for a backward search)")
+                raise InputError(
+                    f"unknown heuristic {name!r} for sokoban (known: {', '.join(self.heuristics)},"
+                    f" or {PULL} for a backward search)"
+                )
             return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
 
         main = build(heuristic)

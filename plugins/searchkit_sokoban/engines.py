@@ -22,15 +22,22 @@ PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
 ALTERNATION_GUIDES = ",".join((MATCHING, NEAREST, PACKING))  # matching's infinity is a deadlock: it prunes
 
 
-def sokoban_portfolio(problem: Any, *, members: str = PORTFOLIO_MEMBERS, shares: str = PORTFOLIO_SHARES,
-                      solo: float = PORTFOLIO_SOLO, limits: Limits | None = None,
-                      observer: Observer | None = None) -> Result:
+def sokoban_portfolio(
+    problem: Any,
+    *,
+    members: str = PORTFOLIO_MEMBERS,
+    shares: str = PORTFOLIO_SHARES,
+    solo: float = PORTFOLIO_SOLO,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+) -> Result:
     """The core portfolio with the Sokoban default members."""
     return portfolio(problem, members=members, shares=shares, solo=solo, limits=limits, observer=observer)
 
 
-def sokoban_alternation(problem: Any, *, guides: str = ALTERNATION_GUIDES, limits: Limits | None = None,
-                        observer: Observer | None = None) -> Result:
+def sokoban_alternation(
+    problem: Any, *, guides: str = ALTERNATION_GUIDES, limits: Limits | None = None, observer: Observer | None = None
+) -> Result:
     """The core alternation over Sokoban guides."""
     return alternation(problem, heuristics=guides, limits=limits, observer=observer)
 

@@ -75,8 +75,7 @@ def find_gateway(problem, budget: int = GATEWAY_BUDGET) -> tuple[list, list] | N
                 alive.add(prev)
                 queue.append(prev)
     for d in range(len(layers) - 2, 0, -1):
-        crossing = [s for s in layers[d] if s in alive
-                    and any(c in alive and depth[c] == d + 1 for c in children[s])]
+        crossing = [s for s in layers[d] if s in alive and any(c in alive and depth[c] == d + 1 for c in children[s])]
         if len(crossing) == 1:
             gate = crossing[0]
             actions, states = [], [gate]

@@ -111,8 +111,14 @@ class GoalRoom:
         board, e = self.board, self.entrance
         offs, box_area = board.offsets, self.room | 1 << e
         pulls = _PlanSearch(board, e, self.room, start_boxes)
-        search = BestFirstSearch(pulls, order=pulls.order, reopen=False, starts=pulls.roots(), name="goal-room plan",
-                                 limits=Limits(max_stored=MAX_PLAN_STATES))
+        search = BestFirstSearch(
+            pulls,
+            order=pulls.order,
+            reopen=False,
+            starts=pulls.roots(),
+            name="goal-room plan",
+            limits=Limits(max_stored=MAX_PLAN_STATES),
+        )
         search.step()
         if search.status != SOLVED:
             return

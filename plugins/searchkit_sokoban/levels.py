@@ -169,8 +169,12 @@ def validate(rows: list[str], where: str) -> None:
     height, width = len(rows), len(rows[0])
     # Every square that is not a wall and touches the outside, flooded inwards.
     outside: set[tuple[int, int]] = set()
-    stack = [(r, c) for r in range(height) for c in range(width)
-             if (r in (0, height - 1) or c in (0, width - 1)) and rows[r][c] != WALL]
+    stack = [
+        (r, c)
+        for r in range(height)
+        for c in range(width)
+        if (r in (0, height - 1) or c in (0, width - 1)) and rows[r][c] != WALL
+    ]
     outside.update(stack)
     while stack:
         r, c = stack.pop()
@@ -181,10 +185,14 @@ def validate(rows: list[str], where: str) -> None:
     for r, c in sorted(outside):
         ch = rows[r][c]
         if ch in (PLAYER, PLAYER_GOAL):
-            raise InputError(f"{where}: the level is not closed: the player at row {r + 1}, column {c + 1} can walk off the board")
+            raise InputError(
+                f"{where}: the level is not closed: the player at row {r + 1}, column {c + 1} can walk off the board"
+            )
         if ch in (BOX, BOX_GOAL, GOAL):
             what = "a goal" if ch == GOAL else "a box"
-            raise InputError(f"{where}: the level is not closed: {what} at row {r + 1}, column {c + 1} is outside the walls")
+            raise InputError(
+                f"{where}: the level is not closed: {what} at row {r + 1}, column {c + 1} is outside the walls"
+            )
 
 
 def parse_levels(text: str, source: str = "<text>") -> list[Level]:

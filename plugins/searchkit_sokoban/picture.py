@@ -59,8 +59,16 @@ class Grid:
 def grid_of(level: Level | str) -> Grid:
     """The squares of a `Level` or of one level's text (validated by the level parser)."""
     lay = Layout.of(parse_level(level) if isinstance(level, str) else level)
-    return Grid(lay.width, lay.height, lay.cells(lay.walls), lay.cells(lay.goals), lay.cells(lay.floor),
-                lay.cells(lay.boxes), lay.cell(lay.player), lay)
+    return Grid(
+        lay.width,
+        lay.height,
+        lay.cells(lay.walls),
+        lay.cells(lay.goals),
+        lay.cells(lay.floor),
+        lay.cells(lay.boxes),
+        lay.cell(lay.player),
+        lay,
+    )
 
 
 # -- drawing ---------------------------------------------------------------------------------
@@ -68,8 +76,15 @@ class Painter:
     """Draws positions of one level: the fixed squares once, then boxes and player as
     sprites pasted per frame."""
 
-    def __init__(self, walls: Iterable[Square], goals: Iterable[Square], width: int, height: int,
-                 cell: int = CELL, floor: Iterable[Square] | None = None):
+    def __init__(
+        self,
+        walls: Iterable[Square],
+        goals: Iterable[Square],
+        width: int,
+        height: int,
+        cell: int = CELL,
+        floor: Iterable[Square] | None = None,
+    ):
         if cell < MIN_CELL:
             raise ValueError(f"cell must be at least {MIN_CELL} pixels (got {cell})")
         self.cell, self.width, self.height = cell, width, height
@@ -107,9 +122,17 @@ class Painter:
         return img
 
 
-def render_board(walls: Iterable[Square], goals: Iterable[Square], boxes: Iterable[Square], player: Square | None,
-                 width: int, height: int, cell: int = CELL, floor: Iterable[Square] | None = None,
-                 facing: str = "d") -> Image.Image:
+def render_board(
+    walls: Iterable[Square],
+    goals: Iterable[Square],
+    boxes: Iterable[Square],
+    player: Square | None,
+    width: int,
+    height: int,
+    cell: int = CELL,
+    floor: Iterable[Square] | None = None,
+    facing: str = "d",
+) -> Image.Image:
     """One position as an RGB image, ``cell`` pixels a square.
 
     ``floor`` (squares inside the walls) keeps the outside dark; without it every

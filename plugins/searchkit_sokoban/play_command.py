@@ -9,8 +9,12 @@ import typer
 
 
 def play(
-    level_file: Annotated[str, typer.Argument(help="level file or bundled set, e.g. microban or microban:11")] = "microban",
-    level: Annotated[str | None, typer.Option("--level", help="level of a collection: number or title (default 1)")] = None,
+    level_file: Annotated[
+        str, typer.Argument(help="level file or bundled set, e.g. microban or microban:11")
+    ] = "microban",
+    level: Annotated[
+        str | None, typer.Option("--level", help="level of a collection: number or title (default 1)")
+    ] = None,
     load: Annotated[Path | None, typer.Option("--load", help="continue a saved game")] = None,
     new: Annotated[bool, typer.Option("--new", help="do not offer to resume the autosave")] = False,
 ) -> None:
@@ -35,4 +39,3 @@ def play(
     if note:
         app.message = note
     app.play()
-

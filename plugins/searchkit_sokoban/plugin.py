@@ -24,21 +24,42 @@ def register_engines(register):
 
     from . import engines as e
 
-    register(EngineInfo("sokoban-portfolio", e.sokoban_portfolio,
-                        "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
-                        " then in turns with a greedy pull search backwards", heuristic="used",
-                        domains=("sokoban",), warm_up=e.warm_up, validate=check_portfolio,
-                        params={"members": EngineParam("members", e.PORTFOLIO_MEMBERS, str, "comma list of searches:"
-                                                       " ORDER[:HEURISTIC] or backward:pull"),
-                                "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive"
-                                                      " number per search"),
-                                "solo": EngineParam("solo", e.PORTFOLIO_SOLO, float, "CPU seconds the first search"
-                                                    " runs alone", minimum=0)}))
-    register(EngineInfo("sokoban-alternation", e.sokoban_alternation,
-                        "Sokoban: the core alternation: one greedy search, an open list per guide taking turns",
-                        heuristic="used", domains=("sokoban",), warm_up=e.warm_up,
-                        params={"guides": EngineParam("guides", e.ALTERNATION_GUIDES, str,
-                                                      "comma list of matching, nearest-goal, packing")}))
+    register(
+        EngineInfo(
+            "sokoban-portfolio",
+            e.sokoban_portfolio,
+            "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
+            " then in turns with a greedy pull search backwards",
+            heuristic="used",
+            domains=("sokoban",),
+            warm_up=e.warm_up,
+            validate=check_portfolio,
+            params={
+                "members": EngineParam(
+                    "members", e.PORTFOLIO_MEMBERS, str, "comma list of searches: ORDER[:HEURISTIC] or backward:pull"
+                ),
+                "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search"),
+                "solo": EngineParam(
+                    "solo", e.PORTFOLIO_SOLO, float, "CPU seconds the first search runs alone", minimum=0
+                ),
+            },
+        )
+    )
+    register(
+        EngineInfo(
+            "sokoban-alternation",
+            e.sokoban_alternation,
+            "Sokoban: the core alternation: one greedy search, an open list per guide taking turns",
+            heuristic="used",
+            domains=("sokoban",),
+            warm_up=e.warm_up,
+            params={
+                "guides": EngineParam(
+                    "guides", e.ALTERNATION_GUIDES, str, "comma list of matching, nearest-goal, packing"
+                )
+            },
+        )
+    )
 
 
 @hookimpl

@@ -43,9 +43,16 @@ class Push(NamedTuple):
 class SokobanProblem:
     """Push successors with deadlock pruning and an optional incremental heuristic."""
 
-    def __init__(self, board: Board, heuristic: str | None = MATCHING, disabled: frozenset = frozenset(),
-                 optimize: str = "pushes", packing: bool = False, tunnels: bool = False,
-                 goalroom: bool = False):
+    def __init__(
+        self,
+        board: Board,
+        heuristic: str | None = MATCHING,
+        disabled: frozenset = frozenset(),
+        optimize: str = "pushes",
+        packing: bool = False,
+        tunnels: bool = False,
+        goalroom: bool = False,
+    ):
         self.board = board
         # the inadmissible goal-room guide replaces the heuristic on levels with a packing order
         self.packing = Packing(board) if packing and heuristic is not None else None
@@ -223,8 +230,7 @@ class SokobanProblem:
         walks = self._walk_lengths(boxes, player) if self.moves else None
         tunnels, tunnel, is_goal = self.use_tunnels, board.tunnel, board.is_goal
         out = []
-        if room is not None and room.prefix and boxes == board.start_boxes \
-                and room.plays(room.prefix, boxes, player):
+        if room is not None and room.prefix and boxes == board.start_boxes and room.plays(room.prefix, boxes, player):
             routed = self._routed(room.prefix, boxes, want_h)
             if routed is not None:
                 out.append(routed)  # the room's own boxes first, as planned (one more child)

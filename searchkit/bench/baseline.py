@@ -63,8 +63,14 @@ def plain_astar(problem: Any, *, limits: Limits | None = None, observer: Observe
             heappush(heap, (cg + ch, ch, counter, cg, child))
         if len(heap) > max_frontier:
             max_frontier = len(heap)
-    stats = Stats(expanded=expanded, generated=generated, duplicates=duplicates, max_frontier=max_frontier,
-                  stored=len(g_of), elapsed_s=time.perf_counter() - t0)
+    stats = Stats(
+        expanded=expanded,
+        generated=generated,
+        duplicates=duplicates,
+        max_frontier=max_frontier,
+        stored=len(g_of),
+        elapsed_s=time.perf_counter() - t0,
+    )
     name = PREFIX + "plain-astar"
     if goal is None:
         return Result(NO_SOLUTION, stats=stats, engine=name)
@@ -74,8 +80,12 @@ def plain_astar(problem: Any, *, limits: Limits | None = None, observer: Observe
 
 BASELINES: dict[str, EngineInfo] = {
     PREFIX + "plain-astar": EngineInfo(
-        PREFIX + "plain-astar", plain_astar, "textbook heapq A* (the speed yardstick)",
-        heuristic="required", optimal="cost"),
+        PREFIX + "plain-astar",
+        plain_astar,
+        "textbook heapq A* (the speed yardstick)",
+        heuristic="required",
+        optimal="cost",
+    ),
 }
 
 # The registered engine whose checks (heuristic required, no backward search) a baseline
@@ -87,8 +97,9 @@ def is_baseline(engine: str | None) -> bool:
     return engine is not None and engine.startswith(PREFIX)
 
 
-def prepare_job(domain: str, options: dict[str, Any], engine: str | None, heuristic: str | None,
-                params: dict[str, Any] | None):
+def prepare_job(
+    domain: str, options: dict[str, Any], engine: str | None, heuristic: str | None, params: dict[str, Any] | None
+):
     """`searchkit.solving.prepare` that also knows the ``baseline:`` engines."""
     from ..solving import prepare
 

@@ -86,8 +86,7 @@ class DaskExecutor:
         except Exception:  # noqa: BLE001 - no workers yet: keep one per task in flight later
             return 1
 
-    def run(self, tasks: list[Task], watch: Watch, tick: Callable[[], None] | None = None
-            ) -> Iterator[dict[str, Any]]:
+    def run(self, tasks: list[Task], watch: Watch, tick: Callable[[], None] | None = None) -> Iterator[dict[str, Any]]:
         from distributed import wait
 
         pending = list(reversed(tasks))

@@ -23,8 +23,9 @@ class Executor(Protocol):
 
     name: str
 
-    def run(self, tasks: list[Task], watch: Watch, tick: Callable[[], None] | None = None
-            ) -> Iterator[dict[str, Any]]: ...
+    def run(
+        self, tasks: list[Task], watch: Watch, tick: Callable[[], None] | None = None
+    ) -> Iterator[dict[str, Any]]: ...
 
     def shutdown(self) -> None: ...
 
@@ -38,8 +39,7 @@ class LocalExecutor:
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self._watcher: Watcher | None = None
 
-    def run(self, tasks: list[Task], watch: Watch, tick: Callable[[], None] | None = None
-            ) -> Iterator[dict[str, Any]]:
+    def run(self, tasks: list[Task], watch: Watch, tick: Callable[[], None] | None = None) -> Iterator[dict[str, Any]]:
         # the memory share is fixed by --jobs, even when fewer tasks than jobs remain
         fixed = Watch(watch.ceiling_for(self.jobs), watch.hard_s)
         self._watcher = Watcher(min(self.jobs, max(1, len(tasks))), fixed, start="fork")

@@ -89,8 +89,15 @@ def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title:
     for i, (name, records) in enumerate(groups.items()):
         values = sorted(max(_value(r, key), 1e-6) for r in records if r["status"] == "solved")
         most = max(most, len(values))
-        ax.step(range(1, len(values) + 1), values, where="post", marker=MARKERS[i % len(MARKERS)], markersize=4,
-                linewidth=1.5, label=f"{name} ({len(values)}/{len(records)})")
+        ax.step(
+            range(1, len(values) + 1),
+            values,
+            where="post",
+            marker=MARKERS[i % len(MARKERS)],
+            markersize=4,
+            linewidth=1.5,
+            label=f"{name} ({len(values)}/{len(records)})",
+        )
     ax.set_yscale("log")
     ax.set_xlabel("instances solved")
     ax.set_ylabel(label)
@@ -108,8 +115,14 @@ def nodes_cost(groups: dict[str, list[dict[str, Any]]], title: str = ""):
     for i, (name, records) in enumerate(groups.items()):
         solved = [r for r in records if r["status"] == "solved" and r.get("cost") is not None]
         drawn += len(solved)
-        ax.scatter([max(_value(r, "expanded"), 1) for r in solved], [r["cost"] for r in solved], s=22, alpha=0.75,
-                   marker=MARKERS[i % len(MARKERS)], label=f"{name} ({len(solved)})")
+        ax.scatter(
+            [max(_value(r, "expanded"), 1) for r in solved],
+            [r["cost"] for r in solved],
+            s=22,
+            alpha=0.75,
+            marker=MARKERS[i % len(MARKERS)],
+            label=f"{name} ({len(solved)})",
+        )
     if not drawn:
         raise InputError("no solved runs to plot")
     ax.set_xscale("log")
@@ -121,8 +134,9 @@ def nodes_cost(groups: dict[str, list[dict[str, Any]]], title: str = ""):
     return fig
 
 
-def speedup_points(a: list[dict[str, Any]], b: list[dict[str, Any]], metric: str = "time"
-                   ) -> list[tuple[str, float, float, bool]]:
+def speedup_points(
+    a: list[dict[str, Any]], b: list[dict[str, Any]], metric: str = "time"
+) -> list[tuple[str, float, float, bool]]:
     """``(instance, a value, b value, both solved)`` per instance both ran; an unsolved
     run's value is the largest either configuration reached (it is censored there)."""
     key, _ = METRICS[metric]
@@ -143,8 +157,9 @@ def speedup_points(a: list[dict[str, Any]], b: list[dict[str, Any]], metric: str
     return points
 
 
-def speedup(groups: dict[str, list[dict[str, Any]]], pair: tuple[str, str] | None = None, metric: str = "time",
-            title: str = ""):
+def speedup(
+    groups: dict[str, list[dict[str, Any]]], pair: tuple[str, str] | None = None, metric: str = "time", title: str = ""
+):
     """Per-instance scatter of configuration A (x) against B (y), log-log, y = x drawn."""
     names = list(groups)
     if pair is None:
@@ -163,8 +178,13 @@ def speedup(groups: dict[str, list[dict[str, Any]]], pair: tuple[str, str] | Non
     if solved:
         ax.scatter(*zip(*solved), s=24, alpha=0.8, label=f"both solved ({len(solved)})")
     if censored:
-        ax.scatter(*zip(*censored), s=28, facecolors="none", edgecolors="tab:red",
-                   label=f"unsolved by one or both ({len(censored)})")
+        ax.scatter(
+            *zip(*censored),
+            s=28,
+            facecolors="none",
+            edgecolors="tab:red",
+            label=f"unsolved by one or both ({len(censored)})",
+        )
     lo = min(min(x, y) for _i, x, y, _ok in points)
     hi = max(max(x, y) for _i, x, y, _ok in points)
     lo, hi = lo / 1.5, hi * 1.5
@@ -201,9 +221,17 @@ def output_format(path: Path) -> str:
     return fmt
 
 
-def plot_results(paths: list[Path], output: Path, kind: str = "cactus", *, metric: str = "time",
-                 pair: tuple[str, str] | None = None, configs: list[str] | None = None, suite: str | None = None,
-                 title: str = "") -> Path:
+def plot_results(
+    paths: list[Path],
+    output: Path,
+    kind: str = "cactus",
+    *,
+    metric: str = "time",
+    pair: tuple[str, str] | None = None,
+    configs: list[str] | None = None,
+    suite: str | None = None,
+    title: str = "",
+) -> Path:
     """Draw one picture of the results files to ``output`` (format by suffix), atomically."""
     fmt = output_format(output)
     if kind not in KINDS:

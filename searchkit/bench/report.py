@@ -48,28 +48,32 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[Config]) -> list[
         common = [r for r in solved if r["instance"] in ref_time]
         mine = sum(r["stats"]["elapsed_s"] for r in common)
         theirs = sum(ref_time[r["instance"]] for r in common)
-        rows.append({
-            "config": config.name,
-            "engine": config.engine,
-            "heuristic": config.heuristic,
-            "runs": len(recs),
-            "solved": len(solved),
-            "limits": sum(r["status"] == "limit" for r in recs),
-            "errors": sum(r["status"] == "error" for r in recs),
-            "wrong_cost": sum(r.get("cost_ok") is False for r in recs),
-            "total_s": round(sum(times), 4),
-            "median_s": round(statistics.median(times), 4) if times else None,
-            "expanded": sum(r["stats"]["expanded"] for r in recs),
-            "generated": sum(r["stats"]["generated"] for r in recs),
-            "total_cost": sum(r["cost"] for r in solved if r["cost"] is not None),
-            "mean_expansions_per_s": round(statistics.fmean(s["expansions_per_s"] for s in measured), 1)
-            if measured else None,
-            "mean_generated_per_s": round(statistics.fmean(s["generated_per_s"] for s in measured), 1)
-            if measured else None,
-            "rss_per_stored_bytes": round(statistics.median(per_stored), 1) if per_stored else None,
-            "reference": ref,
-            "speedup": round(theirs / mine, 3) if common and mine > 0 and theirs > 0 else None,
-        })
+        rows.append(
+            {
+                "config": config.name,
+                "engine": config.engine,
+                "heuristic": config.heuristic,
+                "runs": len(recs),
+                "solved": len(solved),
+                "limits": sum(r["status"] == "limit" for r in recs),
+                "errors": sum(r["status"] == "error" for r in recs),
+                "wrong_cost": sum(r.get("cost_ok") is False for r in recs),
+                "total_s": round(sum(times), 4),
+                "median_s": round(statistics.median(times), 4) if times else None,
+                "expanded": sum(r["stats"]["expanded"] for r in recs),
+                "generated": sum(r["stats"]["generated"] for r in recs),
+                "total_cost": sum(r["cost"] for r in solved if r["cost"] is not None),
+                "mean_expansions_per_s": round(statistics.fmean(s["expansions_per_s"] for s in measured), 1)
+                if measured
+                else None,
+                "mean_generated_per_s": round(statistics.fmean(s["generated_per_s"] for s in measured), 1)
+                if measured
+                else None,
+                "rss_per_stored_bytes": round(statistics.median(per_stored), 1) if per_stored else None,
+                "reference": ref,
+                "speedup": round(theirs / mine, 3) if common and mine > 0 and theirs > 0 else None,
+            }
+        )
     return rows
 
 
@@ -81,8 +85,10 @@ def failures(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def failure_line(record: dict[str, Any]) -> str:
     if record.get("cost_ok") is False:
         got = "no solution" if record["status"] == "no-solution" else f"cost {_num(record['cost'])}"
-        return (f"WRONG COST: {record['config']} on {record['instance']}: {got}, expected "
-                f"{_num(record['expected_cost'])} ({record['guarantee']})")
+        return (
+            f"WRONG COST: {record['config']} on {record['instance']}: {got}, expected "
+            f"{_num(record['expected_cost'])} ({record['guarantee']})"
+        )
     return f"ERROR: {record['config']} on {record['instance']}: {record['error']}"
 
 
@@ -93,11 +99,22 @@ class Display:
         self.suite = suite
         self.out, self.err = out, err
         self.rows = rows
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("solved {task.fields[solved]}"), TimeElapsedColumn(), TextColumn("ETA"),
-            TimeRemainingColumn(), console=err, auto_refresh=False, transient=True,
-        ) if progress and err.is_terminal else None
+        self.progress = (
+            Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("solved {task.fields[solved]}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=err,
+                auto_refresh=False,
+                transient=True,
+            )
+            if progress and err.is_terminal
+            else None
+        )
         self.task = None
         self.solved = 0
         names = [c.name for c in suite.configs]
@@ -145,27 +162,37 @@ class Display:
         console.print(text, highlight=False, soft_wrap=True)
 
     def _header(self) -> str:
-        return (f"{'config':<{self.w_config}}  {'instance':<{self.w_instance}}  {'status':<11}  {'cost':>8}  "
-                f"{'expected':>8}  {'expanded':>11}  {'generated':>11}  {'seconds':>8}  {'exp/s':>10}")
+        return (
+            f"{'config':<{self.w_config}}  {'instance':<{self.w_instance}}  {'status':<11}  {'cost':>8}  "
+            f"{'expected':>8}  {'expanded':>11}  {'generated':>11}  {'seconds':>8}  {'exp/s':>10}"
+        )
 
     def _row(self, r: dict[str, Any]) -> str:
         s = r["stats"]
         status = r["status"] if r["status"] != "limit" else f"limit:{s.get('limit_reason') or '?'}"
         style = "bold red" if r.get("cost_ok") is False else STATUS_STYLE.get(r["status"], "")
         cost = _num(r["cost"]) + (" ✗" if r.get("cost_ok") is False else "")
-        instance = escape(r["instance"][:self.w_instance])
-        return (f"{escape(r['config']):<{self.w_config}}  {instance:<{self.w_instance}}  "
-                f"[{style}]{status:<11}[/]  {cost:>8}  {_num(r['expected_cost']):>8}  {s['expanded']:>11,}  "
-                f"{s['generated']:>11,}  {s['elapsed_s']:>8.3f}  {s['expansions_per_s']:>10,.0f}")
+        instance = escape(r["instance"][: self.w_instance])
+        return (
+            f"{escape(r['config']):<{self.w_config}}  {instance:<{self.w_instance}}  "
+            f"[{style}]{status:<11}[/]  {cost:>8}  {_num(r['expected_cost']):>8}  {s['expanded']:>11,}  "
+            f"{s['generated']:>11,}  {s['elapsed_s']:>8.3f}  {s['expansions_per_s']:>10,.0f}"
+        )
 
 
 def print_summary(console: Console, suite: Suite, summary: list[dict[str, Any]]) -> None:
     """The per-configuration table."""
     ref = summary[0]["reference"] if summary else ""
-    table = Table(title=f"{suite.name}: {len(suite.instances)} instances x {len(suite.configs)} configs",
-                  caption=f"speed: {ref}'s search time / this one's, on the instances both solved",
-                  title_justify="left", caption_justify="left", header_style="bold", box=box.SIMPLE_HEAD,
-                  pad_edge=False, collapse_padding=True)
+    table = Table(
+        title=f"{suite.name}: {len(suite.instances)} instances x {len(suite.configs)} configs",
+        caption=f"speed: {ref}'s search time / this one's, on the instances both solved",
+        title_justify="left",
+        caption_justify="left",
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
     longest = max((len(row["config"]) for row in summary), default=6)
     table.add_column("config", no_wrap=True, min_width=min(longest, 24))
     for head in ("solved", "time s", "median", "expanded", "cost", "exp/s", "gen/s", "B/state", "speed"):
@@ -175,8 +202,14 @@ def print_summary(console: Console, suite: Suite, summary: list[dict[str, Any]])
         if row["wrong_cost"] or row["errors"]:
             solved = f"[bold red]{solved}[/]"
         table.add_row(
-            escape(row["config"]), solved, _secs(row["total_s"]), _secs(row["median_s"]), _si(row["expanded"]),
-            _num(row["total_cost"]), _si(row["mean_expansions_per_s"]), _si(row["mean_generated_per_s"]),
+            escape(row["config"]),
+            solved,
+            _secs(row["total_s"]),
+            _secs(row["median_s"]),
+            _si(row["expanded"]),
+            _num(row["total_cost"]),
+            _si(row["mean_expansions_per_s"]),
+            _si(row["mean_generated_per_s"]),
             "-" if row["rss_per_stored_bytes"] is None else f"{row['rss_per_stored_bytes']:,.0f}",
             "-" if row["speedup"] is None else f"{row['speedup']:.2f}x",
         )

@@ -51,8 +51,16 @@ def plan(suite: Suite, *, jobs: int = 1) -> list[Task]:
     ceiling = memory_ceiling_mb(suite, jobs)
     address_space = int(2 * ceiling * MB + 256 * MB)
     return [
-        Task(suite.name, suite.domain, config, instance, index, suite.options_for(config, instance),
-             suite.limits, address_space)
+        Task(
+            suite.name,
+            suite.domain,
+            config,
+            instance,
+            index,
+            suite.options_for(config, instance),
+            suite.limits,
+            address_space,
+        )
         for instance, index in zip(suite.instances, suite.indices)
         for config in suite.configs
     ]
@@ -65,9 +73,16 @@ def memory_ceiling_mb(suite: Suite, jobs: int) -> float:
     return machine_share_mb(jobs)
 
 
-def run_suite(suite: Suite, *, jobs: int | None = None, output: Path | None = None, resume: bool = False,
-              listener: Listener | None = None, grace_s: float = HARD_GRACE_S,
-              executor: Executor | None = None) -> Outcome:
+def run_suite(
+    suite: Suite,
+    *,
+    jobs: int | None = None,
+    output: Path | None = None,
+    resume: bool = False,
+    listener: Listener | None = None,
+    grace_s: float = HARD_GRACE_S,
+    executor: Executor | None = None,
+) -> Outcome:
     """Run the suite (on ``executor``, default a local pool of ``jobs`` processes); Ctrl-C
     ends it early with ``interrupted=True`` (results kept)."""
     jobs = max(1, jobs or os.cpu_count() or 1)

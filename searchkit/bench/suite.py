@@ -36,8 +36,12 @@ class BenchLimits:
     max_rss_mb: float | None = None
 
     def to_limits(self) -> Limits:
-        return Limits(max_expanded=self.max_expanded, timeout_s=self.timeout_s,
-                      max_stored=self.max_stored, max_rss_mb=self.max_rss_mb)
+        return Limits(
+            max_expanded=self.max_expanded,
+            timeout_s=self.timeout_s,
+            max_stored=self.max_stored,
+            max_rss_mb=self.max_rss_mb,
+        )
 
 
 @dataclass(frozen=True)
@@ -76,8 +80,9 @@ class Suite:
         return {**self.options, **instance.options, **config.options}
 
 
-def load_suite(path: str | Path, *, select: str | None = None, timeout_s: float | None = None,
-               validate: bool = True) -> Suite:
+def load_suite(
+    path: str | Path, *, select: str | None = None, timeout_s: float | None = None, validate: bool = True
+) -> Suite:
     """Read and check a suite file.  ``select`` and ``timeout_s`` override the file's."""
     path = Path(path)
     where = str(path)
@@ -108,15 +113,19 @@ def load_suite(path: str | Path, *, select: str | None = None, timeout_s: float 
     instances = _instances(where, _table(where, "[instances]", data.get("instances"), required=True), domain, base)
     chosen = select if select is not None else data["instances"].get("select")
     key = "--select" if select is not None else "[instances] select"
-    suite.indices = parse_select(chosen, len(instances), f"{where}: {key}") if chosen is not None else list(
-        range(1, len(instances) + 1))
+    suite.indices = (
+        parse_select(chosen, len(instances), f"{where}: {key}")
+        if chosen is not None
+        else list(range(1, len(instances) + 1))
+    )
     suite.instances = [instances[i - 1] for i in suite.indices]
     suite.limits = _limits(where, _table(where, "[limits]", data.get("limits", {})))
     if timeout_s is not None:
         if not timeout_s > 0:
             raise InputError(f"--timeout must be positive (got {timeout_s})")
-        suite.limits = BenchLimits(timeout_s, suite.limits.max_expanded, suite.limits.max_stored,
-                                   suite.limits.max_rss_mb)
+        suite.limits = BenchLimits(
+            timeout_s, suite.limits.max_expanded, suite.limits.max_stored, suite.limits.max_rss_mb
+        )
     suite.configs = _configs(where, data.get("configs"), domain, base)
     if validate:
         validate_configs(suite)
@@ -131,8 +140,9 @@ def validate_configs(suite: Suite) -> None:
     first = suite.instances[0]
     for i, config in enumerate(suite.configs, 1):
         try:
-            job = prepare_job(suite.domain, suite.options_for(config, first), config.engine, config.heuristic,
-                              config.params)
+            job = prepare_job(
+                suite.domain, suite.options_for(config, first), config.engine, config.heuristic, config.params
+            )
         except InputError as e:
             raise InputError(f"{suite.path}: [[configs]] #{i} ({config.name}): {e}") from None
         if job.engine.warm_up is not None:  # done once here, inherited by every forked worker
@@ -144,7 +154,7 @@ def parse_select(text: Any, count: int, where: str) -> list[int]:
     if isinstance(text, int) and not isinstance(text, bool):
         text = str(text)
     if not isinstance(text, str) or not text.strip():
-        raise InputError(f"{where}: expected indices like \"1-10,15\", got {text!r}")
+        raise InputError(f'{where}: expected indices like "1-10,15", got {text!r}')
     out: list[int] = []
     for part in text.split(","):
         part = part.strip()
@@ -163,6 +173,7 @@ def parse_select(text: Any, count: int, where: str) -> list[int]:
 
 
 # -- pieces ---------------------------------------------------------------------------------
+
 
 def _no_unknown(where: str, section: str, table: dict, known: set[str]) -> None:
     for key in table:
@@ -317,8 +328,9 @@ def _configs(where: str, value: Any, domain: Domain, base: Path) -> list[Config]
         for key, v in params.items():
             if isinstance(v, (dict, list)):
                 raise InputError(f"{where}: {section} params {key}: expected a single value, got {v!r}")
-        options = _options(where, f"{section} options", _table(where, f"{section} options", entry.get("options", {})),
-                           domain, base)
+        options = _options(
+            where, f"{section} options", _table(where, f"{section} options", entry.get("options", {})), domain, base
+        )
         name = _string(where, f"{section} name", entry.get("name"))
         if name is None:
             name = "-".join(x for x in (engine or "default", heuristic) if x)

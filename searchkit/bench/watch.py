@@ -67,8 +67,9 @@ class _ForkChild:
 
     def __init__(self, ctx, task: Task):
         recv, send = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_child_main, args=(task, send), daemon=True,
-                                name=f"bench {task.key[0]} {task.key[1]}")
+        self.proc = ctx.Process(
+            target=_child_main, args=(task, send), daemon=True, name=f"bench {task.key[0]} {task.key[1]}"
+        )
         self.proc.start()
         send.close()  # the child holds the only write end: its death is EOF here
         self.conn = recv
@@ -103,8 +104,11 @@ class _SubprocessChild:
         read_fd, write_fd = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "searchkit.bench.child", str(write_fd)], stdin=subprocess.PIPE,
-                pass_fds=(write_fd,), close_fds=True)
+                [sys.executable, "-m", "searchkit.bench.child", str(write_fd)],
+                stdin=subprocess.PIPE,
+                pass_fds=(write_fd,),
+                close_fds=True,
+            )
         except BaseException:
             os.close(read_fd)
             raise
@@ -201,26 +205,33 @@ class Watcher:
             pass  # the child is gone; its exit code says how
         elapsed = now - (slot.started if slot.started is not None else slot.spawned)
         if not slot.child.alive():
-            return failure_record(slot.task, ERROR, describe_exit(slot.child.exitcode()), elapsed_s=elapsed,
-                                  peak_rss=slot.peak_rss)
+            return failure_record(
+                slot.task, ERROR, describe_exit(slot.child.exitcode()), elapsed_s=elapsed, peak_rss=slot.peak_rss
+            )
         if slot.deadline is not None and now >= slot.deadline:
             slot.child.kill()
             if slot.started is None:
                 what = f"killed: setting up took over {SETUP_TIMEOUT_S:g} s"
             else:
                 limit = slot.task.limits.timeout_s
-                what = f"killed after {elapsed:.1f} s " + (f"(time limit {limit:g} s + grace)" if limit is not None
-                                                           else "(the hard deadline)")
+                what = f"killed after {elapsed:.1f} s " + (
+                    f"(time limit {limit:g} s + grace)" if limit is not None else "(the hard deadline)"
+                )
             return failure_record(slot.task, LIMIT, what, reason="killed", elapsed_s=elapsed, peak_rss=slot.peak_rss)
         rss = rss_of(slot.child.pid)
         if rss > slot.peak_rss:
             slot.peak_rss = rss
         if rss - slot.base_rss > self.ceiling:
             slot.child.kill()
-            return failure_record(slot.task, LIMIT,
-                                  f"killed at {rss / MB:.0f} MB resident, {(rss - slot.base_rss) / MB:.0f} MB of it "
-                                  f"its own (ceiling {self.ceiling_mb:g} MB)",
-                                  reason="memory", elapsed_s=elapsed, peak_rss=rss)
+            return failure_record(
+                slot.task,
+                LIMIT,
+                f"killed at {rss / MB:.0f} MB resident, {(rss - slot.base_rss) / MB:.0f} MB of it "
+                f"its own (ceiling {self.ceiling_mb:g} MB)",
+                reason="memory",
+                elapsed_s=elapsed,
+                peak_rss=rss,
+            )
         return None
 
     def shutdown(self) -> None:

@@ -71,8 +71,9 @@ def base_record(task: Task) -> dict[str, Any]:
     }
 
 
-def failure_record(task: Task, status: str, error: str, *, reason: str | None = None,
-                   elapsed_s: float = 0.0, peak_rss: int = 0) -> dict[str, Any]:
+def failure_record(
+    task: Task, status: str, error: str, *, reason: str | None = None, elapsed_s: float = 0.0, peak_rss: int = 0
+) -> dict[str, Any]:
     """A record for a run the parent had to end, or that died without a word."""
     record = base_record(task)
     record["status"] = status
@@ -81,8 +82,9 @@ def failure_record(task: Task, status: str, error: str, *, reason: str | None = 
     return record
 
 
-def cost_ok(guarantee: str | None, status: str, cost: float | None, length: int | None,
-            expected: float | None) -> bool | None:
+def cost_ok(
+    guarantee: str | None, status: str, cost: float | None, length: int | None, expected: float | None
+) -> bool | None:
     """Does an optimal configuration's answer match the known optimal cost?
 
     None when nothing can be judged: no expected cost, no optimality claim, a run that
@@ -138,8 +140,9 @@ def run_task(task: Task, send) -> None:
             record["rss_per_stored_bytes"] = round(max(0, search_peak - rss_before) / stats.stored, 1)
         if result.guarantee:
             record["guarantee"] = result.guarantee
-        record["cost_ok"] = cost_ok(record["guarantee"], result.status, result.cost, record["length"],
-                                    task.instance.expected_cost)
+        record["cost_ok"] = cost_ok(
+            record["guarantee"], result.status, result.cost, record["length"], task.instance.expected_cost
+        )
         if result.status == SOLVED:
             extras = job.domain.solution_json(job.problem, result, job.options) or {}
             for key, value in extras.items():

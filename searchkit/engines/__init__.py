@@ -77,8 +77,9 @@ class EngineParam:
             try:
                 number = kind(value) if not isinstance(value, str) else kind(value.strip())
             except (TypeError, ValueError):
-                raise InputError(f"{where} takes {'a whole number' if kind is int else 'a number'} "
-                                 f"(got {value!r})") from None
+                raise InputError(
+                    f"{where} takes {'a whole number' if kind is int else 'a number'} (got {value!r})"
+                ) from None
             if kind is int and isinstance(value, float) and not value.is_integer():
                 raise InputError(f"{where} takes a whole number (got {value!r})")
             if kind is float and not math.isfinite(number):
@@ -97,8 +98,15 @@ class EngineParam:
 
     def describe(self) -> str:
         """``name=default`` with the range, as the engine listing shows it."""
-        default = self.none if self.default is None else f"{self.default:g}" if isinstance(self.default, float) \
-            else str(self.default).lower() if isinstance(self.default, bool) else str(self.default)
+        default = (
+            self.none
+            if self.default is None
+            else f"{self.default:g}"
+            if isinstance(self.default, float)
+            else str(self.default).lower()
+            if isinstance(self.default, bool)
+            else str(self.default)
+        )
         bounds = []
         if self.choices:
             bounds.append("|".join(self.choices))
@@ -144,8 +152,10 @@ class EngineInfo:
     specs: dict[str, EngineParam] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        specs = {name: value if isinstance(value, EngineParam) else EngineParam(name, value)
-                 for name, value in self.params.items()}
+        specs = {
+            name: value if isinstance(value, EngineParam) else EngineParam(name, value)
+            for name, value in self.params.items()
+        }
         object.__setattr__(self, "specs", specs)
         object.__setattr__(self, "params", {name: spec.default for name, spec in specs.items()})
         object.__setattr__(self, "domains", tuple(self.domains))
@@ -208,36 +218,76 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
     e.name: e
     for e in [
         EngineInfo("bfs", bfs, "breadth-first search, goal test on generation", optimal="steps"),
-        EngineInfo("dfs", dfs, "depth-first search to a depth limit",
-                   params={"depth": EngineParam("depth", 50, int, "the depth limit (--depth)", minimum=0)}),
+        EngineInfo(
+            "dfs",
+            dfs,
+            "depth-first search to a depth limit",
+            params={"depth": EngineParam("depth", 50, int, "the depth limit (--depth)", minimum=0)},
+        ),
         EngineInfo("iddfs", iddfs, "iterative-deepening depth-first search", optimal="steps"),
-        EngineInfo("bidirectional-bfs", bidirectional_bfs, "breadth-first from both ends, meeting in the middle",
-                   optimal="steps", backward=True),
+        EngineInfo(
+            "bidirectional-bfs",
+            bidirectional_bfs,
+            "breadth-first from both ends, meeting in the middle",
+            optimal="steps",
+            backward=True,
+        ),
         EngineInfo("dijkstra", dijkstra, "uniform-cost search", optimal="cost"),
-        EngineInfo("astar", astar, "A* on g + weight*h (weighted A* when weight > 1)", heuristic="required",
-                   optimal="cost", params={"weight": EngineParam("weight", 1, float, "weight of h (--weight)",
-                                                                 minimum=1)}),
+        EngineInfo(
+            "astar",
+            astar,
+            "A* on g + weight*h (weighted A* when weight > 1)",
+            heuristic="required",
+            optimal="cost",
+            params={"weight": EngineParam("weight", 1, float, "weight of h (--weight)", minimum=1)},
+        ),
         EngineInfo("greedy", greedy, "greedy best-first search on h", heuristic="required"),
         EngineInfo("idastar", idastar, "iterative-deepening A*", heuristic="required", optimal="cost"),
-        EngineInfo("backward", backward, "best-first from the goal states over predecessors, answer in forward"
-                   " order (greedy/astar use the problem's backward_heuristic)", optimal="cost", backward=True,
-                   optimal_if=lambda p: p.get("order") == "dijkstra",
-                   params={"order": EngineParam("order", "dijkstra", str, "greedy, astar or dijkstra",
-                                                choices=("greedy", "astar", "dijkstra")),
-                           "weight": EngineParam("weight", 1, float, "weight of h for astar", minimum=1)}),
-        EngineInfo("alternation", alternation, "greedy search with one open list per heuristic, taking turns"
-                   " (one closed list)", heuristic="used",
-                   params={"heuristics": EngineParam("heuristics", "", str, "comma list of the domain's heuristics",
-                                                     none="(required)", required=True)}),
-        EngineInfo("portfolio", portfolio, "several whole searches (forwards or backwards) sharing the time by"
-                   " shares; the first answer wins", heuristic="used", validate=check_portfolio,
-                   params={"members": EngineParam("members", "", str, "comma list: ORDER[:HEURISTIC] with ORDER"
-                                                  " greedy, astar or dijkstra, or backward[:VARIANT]",
-                                                  none="(required)", required=True),
-                           "shares": EngineParam("shares", "", str, "CPU shares, one positive number per member"
-                                                 " (default: equal)"),
-                           "solo": EngineParam("solo", 0.0, float, "CPU seconds the first member runs alone",
-                                               minimum=0)}),
+        EngineInfo(
+            "backward",
+            backward,
+            "best-first from the goal states over predecessors, answer in forward"
+            " order (greedy/astar use the problem's backward_heuristic)",
+            optimal="cost",
+            backward=True,
+            optimal_if=lambda p: p.get("order") == "dijkstra",
+            params={
+                "order": EngineParam(
+                    "order", "dijkstra", str, "greedy, astar or dijkstra", choices=("greedy", "astar", "dijkstra")
+                ),
+                "weight": EngineParam("weight", 1, float, "weight of h for astar", minimum=1),
+            },
+        ),
+        EngineInfo(
+            "alternation",
+            alternation,
+            "greedy search with one open list per heuristic, taking turns (one closed list)",
+            heuristic="used",
+            params={
+                "heuristics": EngineParam(
+                    "heuristics", "", str, "comma list of the domain's heuristics", none="(required)", required=True
+                )
+            },
+        ),
+        EngineInfo(
+            "portfolio",
+            portfolio,
+            "several whole searches (forwards or backwards) sharing the time by shares; the first answer wins",
+            heuristic="used",
+            validate=check_portfolio,
+            params={
+                "members": EngineParam(
+                    "members",
+                    "",
+                    str,
+                    "comma list: ORDER[:HEURISTIC] with ORDER greedy, astar or dijkstra, or backward[:VARIANT]",
+                    none="(required)",
+                    required=True,
+                ),
+                "shares": EngineParam("shares", "", str, "CPU shares, one positive number per member (default: equal)"),
+                "solo": EngineParam("solo", 0.0, float, "CPU seconds the first member runs alone", minimum=0),
+            },
+        ),
     ]
 }
 

@@ -44,14 +44,22 @@ def guided_variants(problem: Any, names: str, engine: str) -> list:
     return out
 
 
-def alternation(problem: Any, *, heuristics: str = "", limits: Limits | None = None,
-                observer: Observer | None = None) -> Result:
+def alternation(
+    problem: Any, *, heuristics: str = "", limits: Limits | None = None, observer: Observer | None = None
+) -> Result:
     """Greedy best-first with one open list per heuristic (comma list), taking turns."""
     variants = guided_variants(problem, heuristics, "alternation")
     # the first heuristic comes incrementally with the successors; the others are asked
     orders = [lambda _g, h, _s: (h,)] + [_estimate(heuristic_of(p)) for p in variants[1:]]
-    search = BestFirstSearch(variants[0], orders=orders, reopen=False, goal_on_generation=True,
-                             name="alternation", limits=limits, observer=observer)
+    search = BestFirstSearch(
+        variants[0],
+        orders=orders,
+        reopen=False,
+        goal_on_generation=True,
+        name="alternation",
+        limits=limits,
+        observer=observer,
+    )
     search.step()
     return search.result()
 

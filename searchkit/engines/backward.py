@@ -53,8 +53,15 @@ class Reversed:
         return self.problem.predecessors(state)
 
 
-def backward_search(problem: Any, *, order: str = "greedy", weight: float = 1, name: str = "backward",
-                    limits: Limits | None = None, observer: Observer | None = None) -> BestFirstSearch:
+def backward_search(
+    problem: Any,
+    *,
+    order: str = "greedy",
+    weight: float = 1,
+    name: str = "backward",
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+) -> BestFirstSearch:
     """A steppable best-first search of ``problem`` backwards (see `forward_path`)."""
     if not can_search_backward(problem):
         raise ValueError(f"{name} needs a problem with goal_states() and predecessors()")
@@ -92,8 +99,14 @@ def forwards(problem: Any, actions: list, states: list, cost: Any) -> tuple[list
     return actions, states, cost
 
 
-def backward(problem: Any, *, order: str = "dijkstra", weight: float = 1, limits: Limits | None = None,
-             observer: Observer | None = None) -> Result:
+def backward(
+    problem: Any,
+    *,
+    order: str = "dijkstra",
+    weight: float = 1,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+) -> Result:
     """Best-first search from the goal states back to the start (``order``: greedy, astar on
     the problem's ``backward_heuristic``, or dijkstra); the answer in forward order."""
     search = backward_search(problem, order=order, weight=weight, limits=limits, observer=observer)

@@ -51,11 +51,22 @@ class BestFirstSearch:
     heuristic is infinite is dead and never queued.
     """
 
-    def __init__(self, problem: Any, *, g_weight: float = 1, h_weight: float = 1,
-                 order: Callable[[Any, Any, Any], tuple] | None = None,
-                 orders: list[Callable[[Any, Any, Any], tuple]] | None = None, reopen: bool = True,
-                 goal_on_generation: bool = False, lifo: bool = False, starts: Iterable[Any] | None = None,
-                 name: str = "best-first", limits: Limits | None = None, observer: Observer | None = None):
+    def __init__(
+        self,
+        problem: Any,
+        *,
+        g_weight: float = 1,
+        h_weight: float = 1,
+        order: Callable[[Any, Any, Any], tuple] | None = None,
+        orders: list[Callable[[Any, Any, Any], tuple]] | None = None,
+        reopen: bool = True,
+        goal_on_generation: bool = False,
+        lifo: bool = False,
+        starts: Iterable[Any] | None = None,
+        name: str = "best-first",
+        limits: Limits | None = None,
+        observer: Observer | None = None,
+    ):
         self.problem = problem
         self.run = Run(name, limits, observer)
         h_fn = heuristic_of(problem)
@@ -229,8 +240,9 @@ class BestFirstSearch:
                     if closed:
                         reopened += 1
                     if observer is not None:
-                        observer.generate(state, action, child, cg, ch if uses_h else None,
-                                          "reopened" if closed else "improved")
+                        observer.generate(
+                            state, action, child, cg, ch if uses_h else None, "reopened" if closed else "improved"
+                        )
                 elif observer is not None:
                     observer.generate(state, action, child, cg, ch if uses_h else None, "new")
                 g_of[child] = cg
@@ -276,8 +288,14 @@ class BestFirstSearch:
 
     def counters(self) -> dict[str, int]:
         """The statistics so far, as `Run.result` takes them."""
-        return {"expanded": self.expanded, "generated": self.generated, "duplicates": self.duplicates,
-                "reopened": self.reopened, "max_frontier": self.max_frontier, "stored": len(self.g_of)}
+        return {
+            "expanded": self.expanded,
+            "generated": self.generated,
+            "duplicates": self.duplicates,
+            "reopened": self.reopened,
+            "max_frontier": self.max_frontier,
+            "stored": len(self.g_of),
+        }
 
     def result(self) -> Result:
         """The search's `Result` so far (``limit`` while it is not over)."""
@@ -285,16 +303,32 @@ class BestFirstSearch:
         return self.run.result(status, self.path() if status == SOLVED else None, **self.counters())
 
 
-def best_first(problem: Any, *, g_weight: float = 1, h_weight: float = 1, reopen: bool = True,
-               name: str = "best-first", limits: Limits | None = None, observer: Observer | None = None,
-               **options: Any) -> Result:
+def best_first(
+    problem: Any,
+    *,
+    g_weight: float = 1,
+    h_weight: float = 1,
+    reopen: bool = True,
+    name: str = "best-first",
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+    **options: Any,
+) -> Result:
     """Search ``problem`` best-first on ``g_weight * g + h_weight * h`` to the end.
 
     ``reopen=False`` keeps the first path found to each state (greedy search); otherwise a
     cheaper path re-inserts the state.  ``options`` are `BestFirstSearch`'s others.
     """
-    search = BestFirstSearch(problem, g_weight=g_weight, h_weight=h_weight, reopen=reopen, name=name, limits=limits,
-                             observer=observer, **options)
+    search = BestFirstSearch(
+        problem,
+        g_weight=g_weight,
+        h_weight=h_weight,
+        reopen=reopen,
+        name=name,
+        limits=limits,
+        observer=observer,
+        **options,
+    )
     search.step()
     return search.result()
 

@@ -80,5 +80,12 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
     if meet is not None and status != LIMIT:
         status = SOLVED
         path = path_from_links({s: v[0] for s, v in fwd.items()}, {s: v[0] for s, v in bwd.items()}, meet)
-    return run.result(status, path, expanded=expanded, generated=generated, duplicates=duplicates,
-                      max_frontier=max_frontier, stored=len(fwd) + len(bwd))
+    return run.result(
+        status,
+        path,
+        expanded=expanded,
+        generated=generated,
+        duplicates=duplicates,
+        max_frontier=max_frontier,
+        stored=len(fwd) + len(bwd),
+    )

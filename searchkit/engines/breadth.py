@@ -55,5 +55,12 @@ def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None
         if goal is not None:
             break
     path = path_from_parents(problem, parents, goal) if status == SOLVED else None
-    return run.result(status, path, expanded=expanded, generated=generated, duplicates=duplicates,
-                      max_frontier=max(max_frontier, len(queue)), stored=len(parents))
+    return run.result(
+        status,
+        path,
+        expanded=expanded,
+        generated=generated,
+        duplicates=duplicates,
+        max_frontier=max(max_frontier, len(queue)),
+        stored=len(parents),
+    )

@@ -59,8 +59,9 @@ class _PathCosts(Observer):
 class _Search:
     """Counters and the bounded iteration shared by the depth-first engines."""
 
-    def __init__(self, name: str, problem: Any, limits: Limits | None, observer: Observer | None, use_h: bool,
-                 unit: bool):
+    def __init__(
+        self, name: str, problem: Any, limits: Limits | None, observer: Observer | None, use_h: bool, unit: bool
+    ):
         self.problem = problem
         self.observer = _PathCosts(observer, problem) if unit and observer is not None else observer
         self.run = Run(name, limits, self.observer)
@@ -176,13 +177,28 @@ class _Search:
             cost = sum(step_between(self.problem, a, b, act)[1] for a, b, act in zip(states, states[1:], actions))
             path = (actions, states, cost)
         depth = max(self.max_depth, len(steps or ()))
-        return self.run.result(status, path, expanded=self.expanded, generated=self.generated,
-                               duplicates=self.duplicates, iterations=self.iterations, max_frontier=depth,
-                               stored=depth + 1)
+        return self.run.result(
+            status,
+            path,
+            expanded=self.expanded,
+            generated=self.generated,
+            duplicates=self.duplicates,
+            iterations=self.iterations,
+            max_frontier=depth,
+            stored=depth + 1,
+        )
 
 
-def _iterate(name: str, problem: Any, limits, observer, use_h: bool, unit: bool, first_bound: float | None = None,
-             single: bool = False) -> Result:
+def _iterate(
+    name: str,
+    problem: Any,
+    limits,
+    observer,
+    use_h: bool,
+    unit: bool,
+    first_bound: float | None = None,
+    single: bool = False,
+) -> Result:
     search = _Search(name, problem, limits, observer, use_h, unit)
     if problem.is_goal(problem.initial_state()):
         return search.result(SOLVED, [])

@@ -42,6 +42,7 @@ def path_from_costs(problem: Any, g_of: dict, start: Any, goal: Any) -> tuple[li
     walk), so the walk backs up and tries the next one; the chain of setters guarantees
     that it reaches ``start``.
     """
+
     def cost(state: Any) -> Any:  # best-first search marks expanded states with -g
         g = g_of.get(state)
         return g if g is None or g >= 0 else -g

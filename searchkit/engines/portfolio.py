@@ -74,8 +74,10 @@ def parse_members(spec: str) -> list[tuple[str, str, str]]:
         elif not rest:
             out.append(("forward", "greedy", head))
         else:
-            raise InputError(f"unknown search {item!r} (ORDER[:HEURISTIC] with ORDER one of {', '.join(ORDERS)},"
-                             f" a heuristic name, or {BACKWARD}[:VARIANT])")
+            raise InputError(
+                f"unknown search {item!r} (ORDER[:HEURISTIC] with ORDER one of {', '.join(ORDERS)},"
+                f" a heuristic name, or {BACKWARD}[:VARIANT])"
+            )
     if not out:
         raise InputError("a portfolio needs searches: -P members=SEARCH,SEARCH")
     return out
@@ -89,8 +91,9 @@ def parse_shares(shares: str, count: int) -> list[float]:
     except ValueError:
         weights = []
     if len(weights) != count or not all(w > 0 and w != float("inf") for w in weights):
-        raise InputError(f"shares must be {count} positive number{'s' if count > 1 else ''}, one per search"
-                         f" (got {shares!r})")
+        raise InputError(
+            f"shares must be {count} positive number{'s' if count > 1 else ''}, one per search (got {shares!r})"
+        )
     return weights
 
 
@@ -120,13 +123,23 @@ def make_member(problem: Any, member: tuple[str, str, str], share: float, observ
         return Member(backward_search(p, order="greedy", name=BACKWARD, observer=observer), forward_path, share)
     if order != "dijkstra" and heuristic_of(p) is None:
         raise InputError(f"portfolio member {order}{':' + name if name else ''} needs a heuristic")
-    weights = {"greedy": {"g_weight": 0, "reopen": False, "goal_on_generation": True},
-               "astar": {}, "dijkstra": {"h_weight": 0}}[order]
+    weights = {
+        "greedy": {"g_weight": 0, "reopen": False, "goal_on_generation": True},
+        "astar": {},
+        "dijkstra": {"h_weight": 0},
+    }[order]
     return Member(BestFirstSearch(p, name=order, observer=observer, **weights), BestFirstSearch.path, share)
 
 
-def portfolio(problem: Any, *, members: str = "", shares: str = "", solo: float = 0.0,
-              limits: Limits | None = None, observer: Observer | None = None) -> Result:
+def portfolio(
+    problem: Any,
+    *,
+    members: str = "",
+    shares: str = "",
+    solo: float = 0.0,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+) -> Result:
     """The searches in ``members`` (comma list), the first alone for ``solo`` s, then by ``shares``."""
     specs = parse_members(members)
     weights = parse_shares(shares, len(specs))
@@ -178,6 +191,13 @@ def portfolio(problem: Any, *, members: str = "", shares: str = "", solo: float 
         stored = sum(len(x.search.g_of) for x in crew)
         max_frontier = max(max_frontier, sum(x.search.frontier for x in crew))
     path = winner.path_of(winner.search) if winner is not None else None
-    return run.result(status, path, expanded=expanded, generated=generated,
-                      duplicates=sum(x.search.duplicates for x in crew),
-                      reopened=sum(x.search.reopened for x in crew), max_frontier=max_frontier, stored=stored)
+    return run.result(
+        status,
+        path,
+        expanded=expanded,
+        generated=generated,
+        duplicates=sum(x.search.duplicates for x in crew),
+        reopened=sum(x.search.reopened for x in crew),
+        max_frontier=max_frontier,
+        stored=stored,
+    )

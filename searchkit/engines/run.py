@@ -57,8 +57,10 @@ class Run:
         (the same interrupt, so Ctrl-C stops it too)."""
         limits, guard = self.guard.limits, self.guard
         return dataclasses.replace(
-            limits, timeout_s=None if limits.timeout_s is None else max(0.0, limits.timeout_s - guard.elapsed()),
-            max_expanded=None if limits.max_expanded is None else max(0, limits.max_expanded - self.expanded))
+            limits,
+            timeout_s=None if limits.timeout_s is None else max(0.0, limits.timeout_s - guard.elapsed()),
+            max_expanded=None if limits.max_expanded is None else max(0, limits.max_expanded - self.expanded),
+        )
 
     def absorb(self, stats: Stats) -> None:
         """Add what a finished sub-search did: its counts summed, its sizes the larger,
@@ -72,10 +74,18 @@ class Run:
             self.reason = stats.limit_reason
 
     def stats(self) -> Stats:
-        return Stats(expanded=self.expanded, generated=self.generated, duplicates=self.duplicates,
-                     reopened=self.reopened, max_frontier=self.max_frontier, stored=self.stored,
-                     iterations=self.iterations, elapsed_s=self.guard.elapsed(), peak_rss_bytes=self.guard.peak_rss,
-                     limit_reason=self.reason)
+        return Stats(
+            expanded=self.expanded,
+            generated=self.generated,
+            duplicates=self.duplicates,
+            reopened=self.reopened,
+            max_frontier=self.max_frontier,
+            stored=self.stored,
+            iterations=self.iterations,
+            elapsed_s=self.guard.elapsed(),
+            peak_rss_bytes=self.guard.peak_rss,
+            limit_reason=self.reason,
+        )
 
     def result(self, status: str, path: tuple[list, list, Any] | None = None, **counters: int) -> Result:
         """The `Result`: ``path`` is ``(actions, states, cost)`` when ``status`` is solved."""

@@ -105,8 +105,14 @@ class GameApp(App):
 
     game_title = "searchkit"
 
-    def __init__(self, session: GameSession, *, save_path: str | Path | None = None,
-                 resume: SaveData | None = None, autosave: bool = True):
+    def __init__(
+        self,
+        session: GameSession,
+        *,
+        save_path: str | Path | None = None,
+        resume: SaveData | None = None,
+        autosave: bool = True,
+    ):
         super().__init__()
         self.session = session
         self.save_path = Path(save_path) if save_path else None
@@ -194,7 +200,9 @@ class GameApp(App):
         self.refresh_view()
         if self.resume is not None:
             data, self.resume = self.resume, None
-            question = f"Resume your last {data.domain} game ({len(data.history)} moves, {format_time(data.elapsed_s)})?"
+            question = (
+                f"Resume your last {data.domain} game ({len(data.history)} moves, {format_time(data.elapsed_s)})?"
+            )
 
             def answer(yes: bool | None) -> None:
                 if yes:
@@ -377,7 +385,8 @@ class GameApp(App):
             return
         if not plan.found:
             why = {"no-solution": "no solution from this position (undo some moves)"}.get(
-                plan.status, f"the solver gave up ({plan.detail or plan.status})")
+                plan.status, f"the solver gave up ({plan.detail or plan.status})"
+            )
             self.say(f"No plan: {why}.")
             return
         if plan.key != self.session.position_key():
@@ -397,8 +406,7 @@ class GameApp(App):
             self.say("Already solved.")
             return
         self.session.hints += 1
-        self.say(f"Hint: {self.describe_move(plan.moves[0])}   ({len(plan.moves)} moves to go, "
-                 f"{self._quality(plan)})")
+        self.say(f"Hint: {self.describe_move(plan.moves[0])}   ({len(plan.moves)} moves to go, {self._quality(plan)})")
         self.refresh_view()
 
     def _play_plan(self, plan: Plan) -> None:

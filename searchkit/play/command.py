@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import typer
 
-play_app = typer.Typer(no_args_is_help=True, add_completion=False,
-                       help="Play a puzzle in the terminal, with hints, auto-solve and saved progress.")
+play_app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="Play a puzzle in the terminal, with hints, auto-solve and saved progress.",
+)
 _built = False
 
 

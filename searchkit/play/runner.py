@@ -122,8 +122,7 @@ class SolverRunner:
             return Status()
         obs = self._observer
         phase = "done" if self._finished.is_set() else "cancelling" if self._cancelled else obs.phase
-        return Status(self._label, phase, obs.expanded, obs.generated, obs.best_f,
-                      time.perf_counter() - self._started)
+        return Status(self._label, phase, obs.expanded, obs.generated, obs.best_f, time.perf_counter() - self._started)
 
     def collect(self) -> tuple[Any, str | None, bool]:
         """``(value, error, cancelled)`` of the finished task, and forget it."""
@@ -154,9 +153,15 @@ class Plan:
         return self.status == "solved"
 
 
-def solve_moves(domain: str, options: dict[str, Any], to_moves: Callable[[Any, Any], list[str]], key: str,
-                engine: str | None = None, params: dict[str, Any] | None = None,
-                heuristic: str | None = None) -> Task:
+def solve_moves(
+    domain: str,
+    options: dict[str, Any],
+    to_moves: Callable[[Any, Any], list[str]],
+    key: str,
+    engine: str | None = None,
+    params: dict[str, Any] | None = None,
+    heuristic: str | None = None,
+) -> Task:
     """A task that solves ``options`` with the domain's defaults (or ``engine`` and
     ``heuristic``) and turns the verified result into game moves with ``to_moves(job, result)``."""
 

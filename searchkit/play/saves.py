@@ -40,10 +40,19 @@ class SaveData:
     hints: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "domain": self.domain, "params": self.params,
-                "start": self.start, "current": self.current, "history": self.history, "redo": self.redo,
-                "elapsed_s": round(self.elapsed_s, 3), "hints": self.hints,
-                "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "domain": self.domain,
+            "params": self.params,
+            "start": self.start,
+            "current": self.current,
+            "history": self.history,
+            "redo": self.redo,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "hints": self.hints,
+            "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
 
 
 def write_save(path: str | os.PathLike, data: SaveData) -> Path:
@@ -83,7 +92,7 @@ def read_save(path: str | os.PathLike, domain: str | None = None) -> SaveData:
     except json.JSONDecodeError as e:
         raise InputError(f"{where} is corrupt or truncated (bad JSON at line {e.lineno}, column {e.colno})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise InputError(f"{where} is not a searchkit save (no \"format\": \"{FORMAT}\")")
+        raise InputError(f'{where} is not a searchkit save (no "format": "{FORMAT}")')
     version = doc.get("version")
     if version != VERSION:
         raise InputError(f"{where} has format version {version!r}; this searchkit reads version {VERSION}")
@@ -107,8 +116,16 @@ def read_save(path: str | os.PathLike, domain: str | None = None) -> SaveData:
     hints = doc.get("hints", 0)
     if isinstance(hints, bool) or not isinstance(hints, int) or hints < 0:
         raise InputError(f"{where}: 'hints' must be a non-negative whole number (got {hints!r})")
-    return SaveData(found, doc["params"], doc["start"], doc["current"], list(doc["history"]), list(doc["redo"]),
-                    float(elapsed), hints)
+    return SaveData(
+        found,
+        doc["params"],
+        doc["start"],
+        doc["current"],
+        list(doc["history"]),
+        list(doc["redo"]),
+        float(elapsed),
+        hints,
+    )
 
 
 def play_dir() -> Path:

@@ -159,8 +159,16 @@ class GameSession:
 
     # -- saving ----------------------------------------------------------------------------
     def to_save(self) -> SaveData:
-        return SaveData(self.domain, self.params(), self.start_json(), self.current_json(), list(self.history),
-                        list(self.future), self.clock.elapsed, self.hints)
+        return SaveData(
+            self.domain,
+            self.params(),
+            self.start_json(),
+            self.current_json(),
+            list(self.history),
+            list(self.future),
+            self.clock.elapsed,
+            self.hints,
+        )
 
     @classmethod
     def from_save(cls, data: SaveData, where: str = "save file") -> GameSession:

@@ -12,5 +12,15 @@ from .layout import tidy_layout
 from .save import SUFFIXES, save_tree
 from .tree import STATUSES, TreeRecorder
 
-__all__ = ["STATUSES", "SUFFIXES", "TreeRecorder", "check_directory", "check_file", "save_frames", "save_gif",
-           "save_png", "save_tree", "tidy_layout"]
+__all__ = [
+    "STATUSES",
+    "SUFFIXES",
+    "TreeRecorder",
+    "check_directory",
+    "check_file",
+    "save_frames",
+    "save_gif",
+    "save_png",
+    "save_tree",
+    "tidy_layout",
+]

@@ -74,8 +74,13 @@ def save_png(image: Image, path: Path | str) -> Path:
     return path
 
 
-def save_frames(frames: Iterable[Image], directory: Path | str, count: int | None = None,
-                prefix: str = FRAME_PREFIX, compress_level: int = 3) -> list[Path]:
+def save_frames(
+    frames: Iterable[Image],
+    directory: Path | str,
+    count: int | None = None,
+    prefix: str = FRAME_PREFIX,
+    compress_level: int = 3,
+) -> list[Path]:
     """Write ``frame_0000.png``, ``frame_0001.png``, ... into ``directory`` (made if missing).
 
     ``frames`` may be a generator (one frame in memory at a time) when ``count`` says how
@@ -108,8 +113,13 @@ def save_frames(frames: Iterable[Image], directory: Path | str, count: int | Non
     return written
 
 
-def save_gif(frames: Iterable[Image], path: Path | str, duration_ms: int | Sequence[int] = 250,
-             final_pause_ms: int = 1500, loop: int = 0) -> Path:
+def save_gif(
+    frames: Iterable[Image],
+    path: Path | str,
+    duration_ms: int | Sequence[int] = 250,
+    final_pause_ms: int = 1500,
+    loop: int = 0,
+) -> Path:
     """Write an animated GIF: frame ``i`` shows for ``duration_ms[i]`` (or one value for
     all), the last one ``final_pause_ms`` longer; ``loop=0`` repeats forever.
 
@@ -137,8 +147,15 @@ def save_gif(frames: Iterable[Image], path: Path | str, duration_ms: int | Seque
         first = next(palette_frames, None)
         if first is None:
             raise ValueError("no frames to write")
-        first.save(tmp, format="GIF", save_all=True, append_images=_exactly(palette_frames, len(durations) - 1),
-                   duration=durations, loop=loop, disposal=1)
+        first.save(
+            tmp,
+            format="GIF",
+            save_all=True,
+            append_images=_exactly(palette_frames, len(durations) - 1),
+            duration=durations,
+            loop=loop,
+            disposal=1,
+        )
 
     _atomic_write(path, write)
     return path

@@ -41,8 +41,9 @@ PATH_RED = "#d62728"
 MARKERS = {"expanded": "o", "generated": "s", "pruned": "v", "duplicate": "x"}
 
 
-def draw_tree(graph: Any, path: str, fmt: str, title: str = "",
-              board_labels: Callable[[Any], str] | None = None) -> None:
+def draw_tree(
+    graph: Any, path: str, fmt: str, title: str = "", board_labels: Callable[[Any], str] | None = None
+) -> None:
     """Render ``graph`` (from `TreeRecorder.finish`) to ``path`` in ``fmt`` (png/svg/pdf).
 
     Labels are drawn literally: a state's text may hold ``$`` (a Sokoban box), which
@@ -90,16 +91,31 @@ def _draw_tree(graph: Any, path: str, fmt: str, title: str, board_labels) -> Non
     if len(roots) > 1:  # bidirectional search: say which tree grows from which end
         for i, r in enumerate(roots):
             top = half[r][0] + half[r][1] + 0.1
-            ax.text(pos[r][0], pos[r][1] + top, "from the start" if i == 0 else "from a goal (backwards)",
-                    ha="center", va="bottom", fontsize=8 * k, color="#333333", style="italic")
+            ax.text(
+                pos[r][0],
+                pos[r][1] + top,
+                "from the start" if i == 0 else "from a goal (backwards)",
+                ha="center",
+                va="bottom",
+                fontsize=8 * k,
+                color="#333333",
+                style="italic",
+            )
 
     bar_h = min(ax_h, 4.0 * k)
     _colorbar(fig, graph, key, (left + ax_w + 0.3 * k, bottom + (ax_h - bar_h) / 2, 0.14 * k, bar_h), k)
     _legend(fig, graph, mode, min(bottom, 0.55 * k) / 2 / fig_h, k)
     for i, (line, style) in enumerate(heading):
-        fig.text(0.5, 1 - (0.18 + 0.22 * i) * k / fig_h, line, ha="center", va="top",
-                 fontsize=(11 if i == 0 else 8.5) * k, fontweight="bold" if i == 0 else "normal",
-                 color=PATH_RED if style == "warn" else "black")
+        fig.text(
+            0.5,
+            1 - (0.18 + 0.22 * i) * k / fig_h,
+            line,
+            ha="center",
+            va="top",
+            fontsize=(11 if i == 0 else 8.5) * k,
+            fontweight="bold" if i == 0 else "normal",
+            color=PATH_RED if style == "warn" else "black",
+        )
     extra = {"pil_kwargs": {"compress_level": 2}} if fmt == "png" else {}  # zlib's default 6 is 4x slower
     fig.savefig(path, format=fmt, dpi=dpi, facecolor="white", **extra)
 
@@ -195,8 +211,13 @@ def _heading(graph: Any, title: str) -> list[tuple[str, str]]:
         parts.append(str(gd["status"]))
     lines = [(title or "search tree", ""), ("  ·  ".join(parts), "")]
     if gd.get("truncated"):
-        lines.append((f"tree cut at {gd.get('max_nodes', n):,} nodes: {gd.get('dropped', 0):,} more generated "
-                      f"nodes not drawn ({gd.get('generations', 0):,} generated in all)", "warn"))
+        lines.append(
+            (
+                f"tree cut at {gd.get('max_nodes', n):,} nodes: {gd.get('dropped', 0):,} more generated "
+                f"nodes not drawn ({gd.get('generations', 0):,} generated in all)",
+                "warn",
+            )
+        )
     return lines
 
 
@@ -231,17 +252,41 @@ def _draw_boxes(ax, graph, pos, colors, texts, unit: float, level_h: float) -> d
         face = _mix(colors[node], 0.55) if faded else colors[node]
         ink = "#555555" if status == "duplicate" else ("black" if _light(face) else "white")
         on_path = d.get("on_path")
-        ax.text(x, y, texts[node], ha="center", va="center", fontsize=FONT, family="monospace",
-                color=ink, zorder=4, linespacing=1.1,
-                bbox=dict(boxstyle=f"round,pad={BOX_PAD}", fc=face, ec=PATH_RED if on_path else "#333333",
-                          lw=2.2 if on_path else 0.8, ls=styles.get(status, "solid")))
+        ax.text(
+            x,
+            y,
+            texts[node],
+            ha="center",
+            va="center",
+            fontsize=FONT,
+            family="monospace",
+            color=ink,
+            zorder=4,
+            linespacing=1.1,
+            bbox=dict(
+                boxstyle=f"round,pad={BOX_PAD}",
+                fc=face,
+                ec=PATH_RED if on_path else "#333333",
+                lw=2.2 if on_path else 0.8,
+                ls=styles.get(status, "solid"),
+            ),
+        )
         hb = ((texts[node].count("\n") + 1) * LINE_H + 2 * BOX_PAD * FONT / 72) / 2
         half[node] = (hb / level_h, 0.0)
         if d.get("order", 0) > 0:  # over the box's left corner, clear of the edge coming in
             wb = max(len(line) for line in texts[node].split("\n")) * CHAR_W / 2 + BOX_PAD * FONT / 72
-            ax.text(x - wb / unit, y + (hb + 0.03) / level_h, f"#{d['order']}", ha="left", va="bottom",
-                    fontsize=FONT - 1, color=PATH_RED if on_path else "#222222", fontweight="bold", zorder=5,
-                    bbox=dict(boxstyle="square,pad=0.08", fc="white", ec="none", alpha=0.9))
+            ax.text(
+                x - wb / unit,
+                y + (hb + 0.03) / level_h,
+                f"#{d['order']}",
+                ha="left",
+                va="bottom",
+                fontsize=FONT - 1,
+                color=PATH_RED if on_path else "#222222",
+                fontweight="bold",
+                zorder=5,
+                bbox=dict(boxstyle="square,pad=0.08", fc="white", ec="none", alpha=0.9),
+            )
             half[node] = (hb / level_h, ORDER_H / level_h)
     return half
 
@@ -263,8 +308,17 @@ def _draw_edge_actions(ax, graph, pos, unit: float, half: dict) -> None:
     if widest > room:
         return
     for x, y, _t, a in placed:
-        ax.text(x, y, a, ha="center", va="center", fontsize=ACTION_FONT, color="#444444", zorder=3,
-                bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9))
+        ax.text(
+            x,
+            y,
+            a,
+            ha="center",
+            va="center",
+            fontsize=ACTION_FONT,
+            color="#444444",
+            zorder=3,
+            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9),
+        )
 
 
 def _draw_markers(ax, graph, pos, colors, mode: str, unit: float) -> None:
@@ -284,19 +338,40 @@ def _draw_markers(ax, graph, pos, colors, mode: str, unit: float) -> None:
         kw = dict(linewidths=0.6 if marker == "x" else 0.3)
         if marker != "x":
             kw["edgecolors"] = "#222222" if mode == "order" else "none"
-        ax.scatter([pos[n][0] for n in nodes], [pos[n][1] for n in nodes], s=area, marker=marker,
-                   c=[colors[n] for n in nodes], zorder=3, **kw)
+        ax.scatter(
+            [pos[n][0] for n in nodes],
+            [pos[n][1] for n in nodes],
+            s=area,
+            marker=marker,
+            c=[colors[n] for n in nodes],
+            zorder=3,
+            **kw,
+        )
     path_nodes = [n for n, d in graph.nodes(data=True) if d.get("on_path")]
     if path_nodes:
-        ax.scatter([pos[n][0] for n in path_nodes], [pos[n][1] for n in path_nodes],
-                   s=(size_pt * 1.25) ** 2, facecolors="none", edgecolors=PATH_RED,
-                   linewidths=max(0.8, min(2.0, size_pt / 6)), zorder=4)
+        ax.scatter(
+            [pos[n][0] for n in path_nodes],
+            [pos[n][1] for n in path_nodes],
+            s=(size_pt * 1.25) ** 2,
+            facecolors="none",
+            edgecolors=PATH_RED,
+            linewidths=max(0.8, min(2.0, size_pt / 6)),
+            zorder=4,
+        )
     if mode == "order":
         for node, d in graph.nodes(data=True):
             if d.get("order", 0) > 0:
                 ink = "black" if _light(colors[node]) else "white"
-                ax.text(pos[node][0], pos[node][1], str(d["order"]), ha="center", va="center",
-                        fontsize=5.5, color=ink, zorder=5)
+                ax.text(
+                    pos[node][0],
+                    pos[node][1],
+                    str(d["order"]),
+                    ha="center",
+                    va="center",
+                    fontsize=5.5,
+                    color=ink,
+                    zorder=5,
+                )
 
 
 def _draw_stubs(ax, graph, pos, half: dict, mode: str, unit: float) -> None:
@@ -340,8 +415,9 @@ def _legend(fig, graph, mode: str, y: float, k: float) -> None:
 
     present = {d.get("status") for _n, d in graph.nodes(data=True)}
     if "path" in present:
-        present |= {"expanded" if d.get("order", 0) else "generated"
-                    for _n, d in graph.nodes(data=True) if d.get("on_path")}
+        present |= {
+            "expanded" if d.get("order", 0) else "generated" for _n, d in graph.nodes(data=True) if d.get("on_path")
+        }
     blue = (0.56, 0.7, 0.79)
     boxes = mode in ("board", "text")
     entries = [
@@ -367,8 +443,16 @@ def _legend(fig, graph, mode: str, y: float, k: float) -> None:
     if any(d.get("children_cut") for _n, d in graph.nodes(data=True)):
         handles.append(Line2D([], [], color="#777777", lw=1.2 * k, ls=(0, (1, 1)), label="children not recorded"))
     if handles:
-        fig.legend(handles=handles, loc="center", bbox_to_anchor=(0.5, y), ncol=len(handles),
-                   frameon=False, fontsize=8 * k, handlelength=1.6, markerscale=k)
+        fig.legend(
+            handles=handles,
+            loc="center",
+            bbox_to_anchor=(0.5, y),
+            ncol=len(handles),
+            frameon=False,
+            fontsize=8 * k,
+            handlelength=1.6,
+            markerscale=k,
+        )
 
 
 def _mix(rgb, t: float) -> tuple[float, float, float]:

@@ -60,8 +60,10 @@ def write_dot(graph: Any, path: str) -> None:
     g = plain_copy(graph)
     rgb = node_rgb(g)
     title = g.graph.get("title") or ""
-    g.graph = {"graph": {"rankdir": "TB", "label": _dot_quote(title)} if title else {"rankdir": "TB"},
-               "node": {"style": "filled", "fontsize": "10"}}
+    g.graph = {
+        "graph": {"rankdir": "TB", "label": _dot_quote(title)} if title else {"rankdir": "TB"},
+        "node": {"style": "filled", "fontsize": "10"},
+    }
     for n, data in g.nodes(data=True):
         attrs = {k: _dot_quote(v) if isinstance(v, str) else v for k, v in data.items()}
         data.clear()

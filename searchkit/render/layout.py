@@ -14,8 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 
-def tidy_layout(graph: Any, size: Callable[[Any], float] | None = None, tree_gap: float = 2.0,
-                ) -> dict[Any, tuple[float, float]]:
+def tidy_layout(
+    graph: Any,
+    size: Callable[[Any], float] | None = None,
+    tree_gap: float = 2.0,
+) -> dict[Any, tuple[float, float]]:
     """Positions ``{node: (x, -depth)}`` for a forest; children in node order.
 
     ``size(node)`` is a node's width (default 1): neighbours on a level may touch, so

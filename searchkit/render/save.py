@@ -14,8 +14,7 @@ EXPORTS = (".graphml", ".gexf", ".dot", ".json")
 SUFFIXES = tuple(PICTURES) + EXPORTS
 
 
-def save_tree(graph: Any, path: Path | str, title: str = "",
-              board_labels: Callable[[Any], str] | None = None) -> Path:
+def save_tree(graph: Any, path: Path | str, title: str = "", board_labels: Callable[[Any], str] | None = None) -> Path:
     """Draw or export ``graph`` to ``path`` by its suffix, atomically.
 
     ``board_labels(state) -> str`` draws small trees with multi-line node labels (a
@@ -38,4 +37,3 @@ def save_tree(graph: Any, path: Path | str, title: str = "",
 
             WRITERS[suffix](graph, tmp)
     return path
-

@@ -279,15 +279,31 @@ class TreeRecorder(Observer):
             g, h = float(self._g[node]), self._h[node]
             h = 0.0 if h is None else float(h)  # an engine that computes no h sends None
             graph.add_node(
-                node, label=str(label(state)), g=g, h=h, f=g + h, depth=self._depth[node], order=order,
-                kind=kind, status=status, on_path=node in on_path, children_cut=node in self._cut, state=state,
+                node,
+                label=str(label(state)),
+                g=g,
+                h=h,
+                f=g + h,
+                depth=self._depth[node],
+                order=order,
+                kind=kind,
+                status=status,
+                on_path=node in on_path,
+                children_cut=node in self._cut,
+                state=state,
             )
             parent = self._parent[node]
             if parent >= 0:
-                graph.add_edge(parent, node, action=str(self._action[node]), on_path=node in on_path and parent in on_path)
+                graph.add_edge(
+                    parent, node, action=str(self._action[node]), on_path=node in on_path and parent in on_path
+                )
         graph.graph.update(
-            max_nodes=self.max_nodes, truncated=self.truncated, dropped=self.dropped,
-            expansions=self.expansions, generations=self.generations, iterations=self.iterations,
+            max_nodes=self.max_nodes,
+            truncated=self.truncated,
+            dropped=self.dropped,
+            expansions=self.expansions,
+            generations=self.generations,
+            iterations=self.iterations,
             h_computed=any(h is not None for h in self._h),
         )
         if self.bound is not None:

@@ -54,8 +54,11 @@ def maze(width: int = 25, height: int = 17, seed: int = 11) -> list[str]:
     g[1][1] = "."
     while stack:
         x, y = stack[-1]
-        options = [(x + dx, y + dy, dx, dy) for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))
-                   if 0 < x + dx < width - 1 and 0 < y + dy < height - 1 and g[y + dy][x + dx] == "@"]
+        options = [
+            (x + dx, y + dy, dx, dy)
+            for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))
+            if 0 < x + dx < width - 1 and 0 < y + dy < height - 1 and g[y + dy][x + dx] == "@"
+        ]
         if not options:
             stack.pop()
             continue

@@ -23,9 +23,10 @@ a tile outside the group costs 0 and one that swaps with a group tile costs 1 (a
 vectorised with numpy over lexicographic ranks of partial permutations), then the
 minimum over the blank's cells.  When numba is installed the compiled `build_stream` builder
 does the same search in a few bits per abstract state (four times faster, and the only
-way to build the 7-8 partition's 8-tile group: 4.2e9 abstract states).  Lookups take the maximum of the state's value and the
-value of its main-diagonal mirror image when the board is square and the blank's goal
-cell is on the diagonal (so the mirrored goal is the goal).
+way to build the 7-8 partition's 8-tile group: 4.2e9 abstract states).  Lookups take the
+maximum of the state's value and the value of its main-diagonal mirror image when the
+board is square and the blank's goal cell is on the diagonal (so the mirrored goal is the
+goal).
 
 The modules, each importing only those listed before it: `partitions` (which tiles group
 together, carried onto any goal), `ranking` (placements as table indices), `database`
@@ -43,8 +44,29 @@ from .partitions import PARTITIONS, Partition, check_partition, goal_groups, mir
 from .ranking import place_values, rank, rank_factors, rank_one, sparse_index, unrank
 
 __all__ = [
-    "MAX_ABSTRACT", "MAX_STREAM_BYTES", "PARTITIONS", "SPARSE_LIMIT", "UNSEEN", "Partition", "PatternDatabase",
-    "_LOADED", "build_group", "cache_entry", "check_partition", "get_database", "goal_groups", "group_builder",
-    "load_or_build", "mirror_maps", "neighbour_table", "parse_partition", "pdb_heuristics", "place_values", "rank",
-    "rank_factors", "rank_one", "sparse_index", "unrank",
+    "MAX_ABSTRACT",
+    "MAX_STREAM_BYTES",
+    "PARTITIONS",
+    "SPARSE_LIMIT",
+    "UNSEEN",
+    "Partition",
+    "PatternDatabase",
+    "_LOADED",
+    "build_group",
+    "cache_entry",
+    "check_partition",
+    "get_database",
+    "goal_groups",
+    "group_builder",
+    "load_or_build",
+    "mirror_maps",
+    "neighbour_table",
+    "parse_partition",
+    "pdb_heuristics",
+    "place_values",
+    "rank",
+    "rank_factors",
+    "rank_one",
+    "sparse_index",
+    "unrank",
 ]

@@ -55,9 +55,15 @@ class _Progress:
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
-                                TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
-                                console=Console(stderr=True), transient=True)
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.percentage:>5.1f}%"),
+                TextColumn("{task.fields[info]}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
             self.task = self.bar.add_task(label, total=total, info="")
             self.bar.start()
 
@@ -70,8 +76,9 @@ class _Progress:
             self.bar.stop()
 
 
-def build_group(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int, ...],
-                progress: bool | None = None) -> np.ndarray:
+def build_group(
+    width: int, height: int, goal: tuple[int, ...], tiles: tuple[int, ...], progress: bool | None = None
+) -> np.ndarray:
     """The table of one group: ``table[rank(cells of tiles)]`` = fewest moves of these tiles.
 
     0-1 breadth-first search over (cells of ``tiles``, blank cell), one depth at a time:
@@ -139,7 +146,7 @@ def build_group(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int
             waves: list[np.ndarray] = []
             found = False
             for lo in range(0, size, CHUNK * 8):  # the depth's states, found by scanning
-                idx = np.flatnonzero(dist[lo:lo + CHUNK * 8] == d)
+                idx = np.flatnonzero(dist[lo : lo + CHUNK * 8] == d)
                 if len(idx):
                     found = True
                     waves += expand(idx + lo, d)
@@ -149,7 +156,7 @@ def build_group(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int
                 dist[todo] = d
                 found = True
                 for lo in range(0, len(todo), CHUNK):
-                    waves += expand(todo[lo:lo + CHUNK], d)
+                    waves += expand(todo[lo : lo + CHUNK], d)
             if not found:
                 break
             d += 1
@@ -174,11 +181,15 @@ def group_builder(n: int, groups: tuple[tuple[int, ...], ...], name: str) -> Cal
         else:
             big = [g for g in groups if bytes_needed(n, len(g)) > MAX_STREAM_BYTES]
             if big:
-                raise InputError(f"{name}: a group of {len(big[0])} tiles needs {bytes_needed(n, len(big[0])):,} "
-                                 f"bytes to build, more than this builder holds ({MAX_STREAM_BYTES:,})")
+                raise InputError(
+                    f"{name}: a group of {len(big[0])} tiles needs {bytes_needed(n, len(big[0])):,} "
+                    f"bytes to build, more than this builder holds ({MAX_STREAM_BYTES:,})"
+                )
 
             def stream(width, height, goal, tiles, progress=None):
-                bar = _Progress(f"pdb {width}x{height} tiles {','.join(map(str, tiles))}", perm(n, len(tiles)), progress)
+                bar = _Progress(
+                    f"pdb {width}x{height} tiles {','.join(map(str, tiles))}", perm(n, len(tiles)), progress
+                )
                 try:
                     return build_group_stream(width, height, goal, tiles, bar)
                 finally:
@@ -187,9 +198,11 @@ def group_builder(n: int, groups: tuple[tuple[int, ...], ...], name: str) -> Cal
             return stream
     big = [g for g in groups if perm(n, len(g) + 1) > MAX_ABSTRACT]
     if big:
-        raise InputError(f"{name}: a group of {len(big[0])} tiles has {perm(n, len(big[0]) + 1):,} abstract states, "
-                         f"more than the numpy builder holds ({MAX_ABSTRACT:,}); the compiled builder can: "
-                         f"pip install 'searchkit[fast]'")
+        raise InputError(
+            f"{name}: a group of {len(big[0])} tiles has {perm(n, len(big[0]) + 1):,} abstract states, "
+            f"more than the numpy builder holds ({MAX_ABSTRACT:,}); the compiled builder can: "
+            f"pip install 'searchkit[fast]'"
+        )
     return build_group
 
 

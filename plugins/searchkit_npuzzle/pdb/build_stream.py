@@ -95,8 +95,16 @@ def _level(lo, hi, depth, cur, nxt, visited, result, n, k, fac, nbr, not_first_c
         if region == 0:
             continue
         while True:  # flood the blank's free cells: free moves cost nothing
-            grow = region | (((region << 1) & not_first_col) | ((region >> 1) & not_last_col)
-                             | (region << width) | (region >> width)) & free
+            grow = (
+                region
+                | (
+                    ((region << 1) & not_first_col)
+                    | ((region >> 1) & not_last_col)
+                    | (region << width)
+                    | (region >> width)
+                )
+                & free
+            )
             if grow == region:
                 break
             region = grow
@@ -143,8 +151,7 @@ def bytes_needed(n: int, k: int) -> int:
     return perm(n, k) * (3 * np.dtype(mask_dtype(n - k)).itemsize + 1)
 
 
-def build_group_stream(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int, ...],
-                       bar=None) -> np.ndarray:
+def build_group_stream(width: int, height: int, goal: tuple[int, ...], tiles: tuple[int, ...], bar=None) -> np.ndarray:
     """The table of one group, indexed like `build.build_group`'s (rank of the tiles' cells).
 
     ``bar``: an object with ``update(done, info)`` (`build._Progress`), or None.
@@ -162,8 +169,9 @@ def build_group_stream(width: int, height: int, goal: tuple[int, ...], tiles: tu
     nbr = np.full((n, 4), -1, dtype=np.int64)
     for c in range(n):
         r, col = divmod(c, width)
-        for j, (ok, other) in enumerate(((r > 0, c - width), (r < height - 1, c + width),
-                                         (col > 0, c - 1), (col < width - 1, c + 1))):
+        for j, (ok, other) in enumerate(
+            ((r > 0, c - width), (r < height - 1, c + width), (col > 0, c - 1), (col < width - 1, c + 1))
+        ):
             if ok:
                 nbr[c, j] = other
     first_col = sum(1 << (r * width) for r in range(height))
@@ -180,8 +188,22 @@ def build_group_stream(width: int, height: int, goal: tuple[int, ...], tiles: tu
     while True:
         new = 0
         for lo in range(0, size, SPAN):
-            expanded, first = _level(lo, min(lo + SPAN, size), depth, cur, nxt, visited, result, n, k, fac, nbr,
-                                     full & ~first_col, full & ~last_col, width)
+            expanded, first = _level(
+                lo,
+                min(lo + SPAN, size),
+                depth,
+                cur,
+                nxt,
+                visited,
+                result,
+                n,
+                k,
+                fac,
+                nbr,
+                full & ~first_col,
+                full & ~last_col,
+                width,
+            )
             new += expanded
             reached += first
             if bar is not None:
@@ -191,4 +213,3 @@ def build_group_stream(width: int, height: int, goal: tuple[int, ...], tiles: tu
         cur, nxt = nxt, cur  # cur was cleared while it was expanded
         depth += 1
     return result
-

@@ -46,18 +46,33 @@ def cache_dir(override: str | os.PathLike | None = None) -> Path:
     return base / "pdb"
 
 
-def file_name(partition: str, width: int, height: int, goal: tuple[int, ...],
-              groups: tuple[tuple[int, ...], ...]) -> str:
+def file_name(
+    partition: str, width: int, height: int, goal: tuple[int, ...], groups: tuple[tuple[int, ...], ...]
+) -> str:
     """A name that differs whenever the contents would: size, goal and groups are hashed in."""
     digest = hashlib.sha256(json.dumps([width, height, list(goal), [list(g) for g in groups]]).encode()).hexdigest()
     return f"{partition}-{width}x{height}-{digest[:12]}.pdb"
 
 
-def expected_header(partition: str, width: int, height: int, goal: tuple[int, ...],
-                    groups: tuple[tuple[int, ...], ...], sizes: list[int]) -> dict[str, Any]:
-    return {"format": "searchkit-pdb", "version": FORMAT_VERSION, "partition": partition, "width": width,
-            "height": height, "goal": list(goal), "groups": [list(g) for g in groups], "sizes": sizes,
-            "dtype": "uint8"}
+def expected_header(
+    partition: str,
+    width: int,
+    height: int,
+    goal: tuple[int, ...],
+    groups: tuple[tuple[int, ...], ...],
+    sizes: list[int],
+) -> dict[str, Any]:
+    return {
+        "format": "searchkit-pdb",
+        "version": FORMAT_VERSION,
+        "partition": partition,
+        "width": width,
+        "height": height,
+        "goal": list(goal),
+        "groups": [list(g) for g in groups],
+        "sizes": sizes,
+        "dtype": "uint8",
+    }
 
 
 def write(path: Path, header: dict[str, Any], tables: list[np.ndarray]) -> None:
@@ -80,16 +95,16 @@ def write(path: Path, header: dict[str, Any], tables: list[np.ndarray]) -> None:
 
 def read_header(data: bytes | memoryview) -> tuple[dict[str, Any], int]:
     """The header and the payload's offset; CacheError when the file is not a pdb file."""
-    if bytes(data[:len(MAGIC)]) != MAGIC:
+    if bytes(data[: len(MAGIC)]) != MAGIC:
         raise CacheError("not a searchkit pattern-database file (bad magic)")
     start = len(MAGIC) + 8
     if len(data) < start:
         raise CacheError("truncated header")
-    (length,) = struct.unpack("<Q", bytes(data[len(MAGIC):start]))
+    (length,) = struct.unpack("<Q", bytes(data[len(MAGIC) : start]))
     if length > 1 << 20 or len(data) < start + length:
         raise CacheError("truncated header")
     try:
-        header = json.loads(bytes(data[start:start + length]))
+        header = json.loads(bytes(data[start : start + length]))
     except ValueError:
         raise CacheError("unreadable header") from None
     if not isinstance(header, dict):
@@ -124,6 +139,6 @@ def read(path: Path, expect: dict[str, Any]) -> list[np.ndarray]:
         raise CacheError("checksum mismatch")
     tables, at = [], 0
     for size in sizes:
-        tables.append(flat[at:at + size])
+        tables.append(flat[at : at + size])
         at += size
     return tables

@@ -1,5 +1,4 @@
-"""A loaded pattern database: one partition's tables for one board and goal, and its lookups.
-"""
+"""A loaded pattern database: one partition's tables for one board and goal, and its lookups."""
 
 from __future__ import annotations
 
@@ -22,8 +21,15 @@ class PatternDatabase:
     updates with one addition - what the incremental engines use.
     """
 
-    def __init__(self, name: str, width: int, height: int, goal: tuple[int, ...],
-                 groups: tuple[tuple[int, ...], ...], tables: list[np.ndarray]):
+    def __init__(
+        self,
+        name: str,
+        width: int,
+        height: int,
+        goal: tuple[int, ...],
+        groups: tuple[tuple[int, ...], ...],
+        tables: list[np.ndarray],
+    ):
         self.name, self.width, self.height, self.goal = name, width, height, tuple(goal)
         self.n = width * height
         self.groups = groups
@@ -55,7 +61,8 @@ class PatternDatabase:
             first = tables[0]
             adjacent = all(t.dtype == np.uint8 and t.flags.c_contiguous for t in tables) and all(
                 t.__array_interface__["data"][0] == first.__array_interface__["data"][0] + o
-                for t, o in zip(tables, offs))
+                for t, o in zip(tables, offs)
+            )
             if adjacent:  # one view over them all (they were checked to be back to back)
                 flat = np.lib.stride_tricks.as_strided(first, shape=(int(offs[-1]) + len(tables[-1]),), strides=(1,))
             else:
@@ -107,8 +114,10 @@ class PatternDatabase:
         total = sum(int(table[rank_one([pos[t] for t in g], n)]) for g, table in zip(self.groups, self.tables))
         if self.mirror is not None:
             cell_map, tile_map = self.mirror
-            mirrored = sum(int(table[rank_one([cell_map[pos[tile_map[t]]] for t in g], n)])
-                           for g, table in zip(self.groups, self.tables))
+            mirrored = sum(
+                int(table[rank_one([cell_map[pos[tile_map[t]]] for t in g], n)])
+                for g, table in zip(self.groups, self.tables)
+            )
             total = max(total, mirrored)
         return total
 
@@ -118,6 +127,7 @@ class PatternDatabase:
         shifts = [bits * p for p in range(n)]
         sparse = self.sparse()
         if sparse is None:
+
             def h_compact(state: int) -> int:
                 pos = [0] * n
                 for p, s in enumerate(shifts):
@@ -130,8 +140,10 @@ class PatternDatabase:
         mirrored = None
         if self.mirror is not None:
             cell_map, tile_map = self.mirror
-            mirrored = [(tables[gi], [(tile_map[t], w) for t, w in zip(g, place_values(n, len(g)))])
-                        for gi, g in enumerate(self.groups)]
+            mirrored = [
+                (tables[gi], [(tile_map[t], w) for t, w in zip(g, place_values(n, len(g)))])
+                for gi, g in enumerate(self.groups)
+            ]
 
         def h(state: int) -> int:
             pos = [0] * n

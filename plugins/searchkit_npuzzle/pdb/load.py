@@ -1,5 +1,4 @@
-"""Pattern databases by name: from memory, from the cache, or built (once) and cached.
-"""
+"""Pattern databases by name: from memory, from the cache, or built (once) and cached."""
 
 from __future__ import annotations
 
@@ -24,9 +23,17 @@ def _echo(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def get_database(name: str, width: int, height: int, goal: tuple[int, ...], *, cache_dir: str | Path | None = None,
-                 rebuild: bool = False, progress: bool | None = None,
-                 echo: Callable[[str], None] = _echo) -> PatternDatabase:
+def get_database(
+    name: str,
+    width: int,
+    height: int,
+    goal: tuple[int, ...],
+    *,
+    cache_dir: str | Path | None = None,
+    rebuild: bool = False,
+    progress: bool | None = None,
+    echo: Callable[[str], None] = _echo,
+) -> PatternDatabase:
     """The database ``name`` for this board and goal: from memory, the cache, or built.
 
     A cache file that is corrupt, truncated or made for something else is reported in one
@@ -49,14 +56,21 @@ def cache_entry(partition: Partition, goal: tuple[int, ...], cache_dir: str | Pa
     check_partition(partition.groups, n, partition.name)
     groups = goal_groups(partition.groups, width, height, tuple(goal))
     path = pdb_cache.cache_dir(cache_dir) / pdb_cache.file_name(partition.name, width, height, tuple(goal), groups)
-    header = pdb_cache.expected_header(partition.name, width, height, tuple(goal), groups,
-                                       [perm(n, len(g)) for g in groups])
+    header = pdb_cache.expected_header(
+        partition.name, width, height, tuple(goal), groups, [perm(n, len(g)) for g in groups]
+    )
     return path, header, groups
 
 
-def load_or_build(partition: Partition, goal: tuple[int, ...], *, cache_dir: str | Path | None = None,
-                  rebuild: bool = False, progress: bool | None = None,
-                  echo: Callable[[str], None] = _echo) -> PatternDatabase:
+def load_or_build(
+    partition: Partition,
+    goal: tuple[int, ...],
+    *,
+    cache_dir: str | Path | None = None,
+    rebuild: bool = False,
+    progress: bool | None = None,
+    echo: Callable[[str], None] = _echo,
+) -> PatternDatabase:
     """`get_database` for any `Partition` (custom ones too)."""
 
     width, height, n = partition.width, partition.height, partition.width * partition.height
@@ -78,7 +92,9 @@ def load_or_build(partition: Partition, goal: tuple[int, ...], *, cache_dir: str
             directory.mkdir(parents=True, exist_ok=True)
             writable = os.access(directory, os.W_OK)
         except OSError as e:
-            raise InputError(f"cannot use the pattern-database cache directory {directory}: {e.strerror or e}") from None
+            raise InputError(
+                f"cannot use the pattern-database cache directory {directory}: {e.strerror or e}"
+            ) from None
         if not writable:
             raise InputError(f"the pattern-database cache directory {directory} is not writable")
         why = "rebuilding" if rebuild or path.exists() else "first use"
@@ -95,6 +111,7 @@ def load_or_build(partition: Partition, goal: tuple[int, ...], *, cache_dir: str
 
 def pdb_heuristics() -> dict[str, Heuristic]:
     """The partitions as heuristics; ``make(problem)`` loads or builds on first use."""
+
     def maker(name: str):
         def make(problem) -> Callable[[int], int]:
 

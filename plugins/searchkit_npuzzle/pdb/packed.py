@@ -79,11 +79,19 @@ def packed_lookups(db: Any, problem: Any) -> tuple[Callable[[int], int], Callabl
         return plain if plain > other else other
 
     # per blank cell: (action, bits * p, change, per-tile (key delta, plain slot, mirror slot))
-    slots = [None] + [(group[t], field * group[t], ngroups + mgroup[t] if mirror else -1,
-                       field * (ngroups + mgroup[t]) if mirror else 0) for t in range(1, n)]
-    moves = [[(a, sp, change, [(d, slots[t]) for t, d in enumerate(delta)])
-              for a, _p, sp, change, delta in per_blank]
-             for per_blank in problem.moves_with_tile_delta(contrib)]
+    slots = [None] + [
+        (
+            group[t],
+            field * group[t],
+            ngroups + mgroup[t] if mirror else -1,
+            field * (ngroups + mgroup[t]) if mirror else 0,
+        )
+        for t in range(1, n)
+    ]
+    moves = [
+        [(a, sp, change, [(d, slots[t]) for t, d in enumerate(delta)]) for a, _p, sp, change, delta in per_blank]
+        for per_blank in problem.moves_with_tile_delta(contrib)
+    ]
 
     def successors_with_h(state: int, _hv: int) -> list:
         keys = keys_of(state)

@@ -27,20 +27,39 @@ class Partition:
 PARTITIONS: dict[str, Partition] = {
     p.name: p
     for p in [
-        Partition("pdb-555", 4, 4, ((1, 2, 3, 5, 6), (4, 8, 9, 12, 13), (7, 10, 11, 14, 15)),
-                  "15-puzzle additive pattern databases, 5-5-5 (small, quick to build) + reflection"),
-        Partition("pdb-663", 4, 4, ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3)),
-                  "15-puzzle additive pattern databases, 6-6-3 (Korf & Felner) + reflection"),
-        Partition("pdb-78", 4, 4, ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
-                  "15-puzzle additive pattern databases, 7-8 (Korf & Felner's strongest) + reflection; "
-                  "needs searchkit[fast], ~11 CPU-min and 2.3 GB to build once, 577 MB"),
-        Partition("pdb-8", 3, 3, ((1, 2, 3, 4, 5, 6, 7, 8),),
-                  "8-puzzle exact pattern database (all 181,440 states)"),
+        Partition(
+            "pdb-555",
+            4,
+            4,
+            ((1, 2, 3, 5, 6), (4, 8, 9, 12, 13), (7, 10, 11, 14, 15)),
+            "15-puzzle additive pattern databases, 5-5-5 (small, quick to build) + reflection",
+        ),
+        Partition(
+            "pdb-663",
+            4,
+            4,
+            ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3)),
+            "15-puzzle additive pattern databases, 6-6-3 (Korf & Felner) + reflection",
+        ),
+        Partition(
+            "pdb-78",
+            4,
+            4,
+            ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+            "15-puzzle additive pattern databases, 7-8 (Korf & Felner's strongest) + reflection; "
+            "needs searchkit[fast], ~11 CPU-min and 2.3 GB to build once, 577 MB",
+        ),
+        Partition("pdb-8", 3, 3, ((1, 2, 3, 4, 5, 6, 7, 8),), "8-puzzle exact pattern database (all 181,440 states)"),
         # Korf & Felner's 6-6-6-6 groups less one tile each; those four tiles form the fifth group
         # (a 6-tile group over 25 cells has 2.4e9 abstract states, beyond this builder)
-        Partition("pdb-55554", 5, 5, ((1, 2, 5, 6, 7), (3, 4, 8, 9, 14), (10, 15, 16, 20, 21), (18, 19, 22, 23, 24),
-                                      (11, 12, 13, 17)),
-                  "24-puzzle additive pattern databases, 5-5-5-5-4 + reflection (built once: ~25 s with searchkit[fast], ~4 min without; 26 MB)"),
+        Partition(
+            "pdb-55554",
+            5,
+            5,
+            ((1, 2, 5, 6, 7), (3, 4, 8, 9, 14), (10, 15, 16, 20, 21), (18, 19, 22, 23, 24), (11, 12, 13, 17)),
+            "24-puzzle additive pattern databases, 5-5-5-5-4 + reflection"
+            " (built once: ~25 s with searchkit[fast], ~4 min without; 26 MB)",
+        ),
     ]
 }
 
@@ -71,7 +90,9 @@ def parse_partition(text: str, width: int, height: int) -> Partition:
         try:
             groups = tuple(tuple(sorted(int(t) for t in g.split(",") if t.strip())) for g in text.split("/"))
         except ValueError:
-            raise InputError(f"partition {text!r}: groups are comma-separated tile numbers, '/' between groups") from None
+            raise InputError(
+                f"partition {text!r}: groups are comma-separated tile numbers, '/' between groups"
+            ) from None
         groups = tuple(g for g in groups if g)
         check_partition(groups, width * height, f"partition {text!r}")
         name = "pdb-" + "-".join(str(len(g)) for g in groups)
@@ -82,21 +103,24 @@ def parse_partition(text: str, width: int, height: int) -> Partition:
 
 def _symmetries(width: int, height: int) -> list[Callable[[int], int]]:
     """Cell maps of the board's symmetries, identity first, then the 180-degree turn."""
+
     def cell(fn):
         return lambda p: fn(*divmod(p, width))
 
-    syms = [cell(lambda r, c: r * width + c),
-            cell(lambda r, c: (height - 1 - r) * width + (width - 1 - c)),
-            cell(lambda r, c: r * width + (width - 1 - c)),
-            cell(lambda r, c: (height - 1 - r) * width + c)]
+    syms = [
+        cell(lambda r, c: r * width + c),
+        cell(lambda r, c: (height - 1 - r) * width + (width - 1 - c)),
+        cell(lambda r, c: r * width + (width - 1 - c)),
+        cell(lambda r, c: (height - 1 - r) * width + c),
+    ]
     if width == height:
-        syms += [cell(lambda r, c: c * width + r),
-                 cell(lambda r, c: (width - 1 - c) * width + (height - 1 - r))]
+        syms += [cell(lambda r, c: c * width + r), cell(lambda r, c: (width - 1 - c) * width + (height - 1 - r))]
     return syms
 
 
-def goal_groups(groups: tuple[tuple[int, ...], ...], width: int, height: int,
-                goal: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def goal_groups(
+    groups: tuple[tuple[int, ...], ...], width: int, height: int, goal: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
     """The partition's groups as tile numbers of ``goal`` (see the module docstring)."""
     blank = goal.index(0)
     for sym in _symmetries(width, height):

@@ -75,18 +75,23 @@ class GridPathDomain(Domain):
 
     def builtin_heuristics(self) -> dict[str, Heuristic]:
         return {
-            "octile": Heuristic("octile", summary="free-space distance: octile (8-connected), Manhattan (4)",
-                                consistent=True),
-            "euclidean": Heuristic("euclidean", summary="straight-line distance (weaker, always admissible)",
-                                   consistent=True),
+            "octile": Heuristic(
+                "octile", summary="free-space distance: octile (8-connected), Manhattan (4)", consistent=True
+            ),
+            "euclidean": Heuristic(
+                "euclidean", summary="straight-line distance (weaker, always admissible)", consistent=True
+            ),
         }
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
         return "astar", "octile", {}
 
     def check_instances(self) -> list[dict[str, Any]]:
-        return [{"scen": Path("gridpath:maze"), "index": 1}, {"scen": Path("gridpath:rooms"), "index": 2},
-                {"scen": Path("gridpath:rooms"), "index": 2, "connectivity": 4}]
+        return [
+            {"scen": Path("gridpath:maze"), "index": 1},
+            {"scen": Path("gridpath:rooms"), "index": 2},
+            {"scen": Path("gridpath:rooms"), "index": 2, "connectivity": 4},
+        ]
 
     def make_problem(self, options: dict[str, Any], heuristic: Heuristic | None) -> GridProblem:
         connectivity = options.get("connectivity", 8)
@@ -139,8 +144,12 @@ class GridPathDomain(Domain):
         return "\n".join(lines)
 
     def solution_json(self, problem: GridProblem, result: Result, options: dict[str, Any]) -> dict[str, Any]:
-        extra: dict[str, Any] = {"map": problem.grid.name, "connectivity": problem.connectivity,
-                                 "goal": list(problem.goal_xy), "scen_optimal": problem.optimal}
+        extra: dict[str, Any] = {
+            "map": problem.grid.name,
+            "connectivity": problem.connectivity,
+            "goal": list(problem.goal_xy),
+            "scen_optimal": problem.optimal,
+        }
         if result.solved:
             extra["path"] = [list(problem.xy(s)) for s in result.states]
         return extra
@@ -154,7 +163,7 @@ class GridPathDomain(Domain):
         will (rightly) not match them.
         """
         if source.startswith(BUNDLED):
-            path = bundled_scen(source[len(BUNDLED):])
+            path = bundled_scen(source[len(BUNDLED) :])
         else:
             path = Path(source) if Path(source).is_absolute() else base_dir / source
         scenarios = load_scen(path)

@@ -33,7 +33,7 @@ def moves_for(inversions: int, step: int) -> int:
 
 
 def _inversions(order: list[int]) -> int:
-    return sum(1 for i, a in enumerate(order) for b in order[i + 1:] if a > b)
+    return sum(1 for i, a in enumerate(order) for b in order[i + 1 :] if a > b)
 
 
 def make_inversion_max(problem: Any) -> Callable[[Any], float]:
@@ -65,5 +65,9 @@ def make_inversion_max(problem: Any) -> Callable[[Any], float]:
     return estimate
 
 
-INVERSION_MAX = Heuristic("inversion-max", make=make_inversion_max, admissible=True,
-                          summary="max(Manhattan, Takahashi's inversion distance) (from searchkit-gridpath)")
+INVERSION_MAX = Heuristic(
+    "inversion-max",
+    make=make_inversion_max,
+    admissible=True,
+    summary="max(Manhattan, Takahashi's inversion distance) (from searchkit-gridpath)",
+)

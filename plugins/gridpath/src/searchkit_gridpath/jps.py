@@ -101,10 +101,19 @@ def scan_table(stride: int) -> tuple[list, list]:
                 dirs = [(dx, dy), (dx, 0), (0, dy)]
             else:
                 dirs = [(dx, dy)]
-                forced[k] = (dx + dy * stride, tuple(
-                    (sx + sy * stride, ((sx, sy * stride, step_action(sx, sy)),
-                                        (dx + sx, (dy + sy) * stride, step_action(dx + sx, dy + sy))))
-                    for sx, sy in ((dy, dx), (-dy, -dx))))
+                forced[k] = (
+                    dx + dy * stride,
+                    tuple(
+                        (
+                            sx + sy * stride,
+                            (
+                                (sx, sy * stride, step_action(sx, sy)),
+                                (dx + sx, (dy + sy) * stride, step_action(dx + sx, dy + sy)),
+                            ),
+                        )
+                        for sx, sy in ((dy, dx), (-dy, -dx))
+                    ),
+                )
             scans[k] = tuple((ex, ey * stride, step_action(ex, ey)) for ex, ey in dirs)
     return scans, forced
 
@@ -167,8 +176,14 @@ def jumps(view: JumpPoints, free, stride: int, goal: int):
                 jy, jx = divmod(j, stride)
                 ax, ay = abs(jx - cx), abs(jy - cy)
                 hx, hy = abs(jx - gx), abs(jy - gy)  # `heuristic`, inline
-                out.append((action, j, ax * DIAGONAL if ax and ay else ax + ay,
-                            hx - hy + hy * DIAGONAL if hx > hy else hy - hx + hx * DIAGONAL))
+                out.append(
+                    (
+                        action,
+                        j,
+                        ax * DIAGONAL if ax and ay else ax + ay,
+                        hx - hy + hy * DIAGONAL if hx > hy else hy - hx + hx * DIAGONAL,
+                    )
+                )
         return out
 
     return successors_with_h, heuristic

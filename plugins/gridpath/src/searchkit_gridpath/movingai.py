@@ -88,8 +88,10 @@ def parse_map(text_lines: list[str], name: str) -> GridMap:
         if key == "map" and len(words) == 1:
             break
         if key not in ("type", "height", "width") or len(words) != 2:
-            raise InputError(f"{name} line {n}: expected a header line 'type octile', 'height N', 'width N' "
-                             f"or 'map', got {line.strip()[:40]!r}")
+            raise InputError(
+                f"{name} line {n}: expected a header line 'type octile', 'height N', 'width N' "
+                f"or 'map', got {line.strip()[:40]!r}"
+            )
         if key in header:
             raise InputError(f"{name} line {n}: '{key}' given twice")
         header[key] = words[1]
@@ -120,8 +122,10 @@ def parse_map(text_lines: list[str], name: str) -> GridMap:
             raise InputError(f"{name} line {n + 1 + y}: row {y} has {len(row)} cells, the header says {width}")
         for x, ch in enumerate(row):
             if ch not in known:
-                raise InputError(f"{name} line {n + 1 + y}, column {x + 1}: unknown terrain {ch!r} "
-                                 f"(known: {' '.join(sorted(known))})")
+                raise InputError(
+                    f"{name} line {n + 1 + y}, column {x + 1}: unknown terrain {ch!r} "
+                    f"(known: {' '.join(sorted(known))})"
+                )
     return GridMap(name, width, height, tuple(body))
 
 
@@ -175,8 +179,10 @@ def map_of_scenario(scen_path: Path, scenario: Scenario) -> Path:
 def check_fits(grid: GridMap, scenario: Scenario, where: str) -> None:
     """A scenario's size and cells must fit the map it is run on."""
     if (scenario.width, scenario.height) != (grid.width, grid.height):
-        raise InputError(f"{where}: the scenario is for a {scenario.width}x{scenario.height} map, "
-                         f"{grid.name} is {grid.width}x{grid.height}")
+        raise InputError(
+            f"{where}: the scenario is for a {scenario.width}x{scenario.height} map, "
+            f"{grid.name} is {grid.width}x{grid.height}"
+        )
     check_cells(grid, scenario.start, scenario.goal, where)
 
 

@@ -19,8 +19,16 @@ def register_domains(register):
 def register_engines(register):
     from .jps import jps
 
-    register(EngineInfo("jps", jps, "jump point search: A* over jump points on 8-connected grid maps (gridpath)",
-                        heuristic="ignored", optimal="cost", domains=("gridpath",)))
+    register(
+        EngineInfo(
+            "jps",
+            jps,
+            "jump point search: A* over jump points on 8-connected grid maps (gridpath)",
+            heuristic="ignored",
+            optimal="cost",
+            domains=("gridpath",),
+        )
+    )
 
 
 @hookimpl
