@@ -15,7 +15,7 @@ import typer
 from typer.testing import CliRunner
 
 from searchkit import Domain, GraphProblem, Heuristic, InputError, Instance, Param, dijkstra, hookimpl, replay
-from searchkit.bench import load_suite, parse_select, plain_astar, read_records, run_suite
+from searchkit.bench import load_suite, parse_select, plain_astar, read_records, run_suite, textbook_astar
 from searchkit.bench.command import bench
 from searchkit.plugins import get_plugin_manager, registry_changed
 
@@ -473,12 +473,13 @@ def random_graph(rng: random.Random, n: int, p: float, with_h: bool) -> GraphPro
     return GraphProblem(edges, 0, [n - 1], h={u: d / 2 for u, d in dist.items()})
 
 
+@pytest.mark.parametrize("baseline", [plain_astar, textbook_astar])
 @pytest.mark.parametrize("seed", range(40))
-def test_plain_astar_is_optimal_on_random_graphs(seed):
+def test_baselines_are_optimal_on_random_graphs(seed, baseline):
     rng = random.Random(seed)
     problem = random_graph(rng, rng.randint(2, 12), rng.choice([0.15, 0.3, 0.6]), with_h=seed % 2 == 0)
     expected = dijkstra(problem)
-    got = plain_astar(problem)
+    got = baseline(problem)
     assert got.status == expected.status
     if got.solved:
         assert got.cost == expected.cost
@@ -487,11 +488,12 @@ def test_plain_astar_is_optimal_on_random_graphs(seed):
     assert got.stats.stored >= 1 and got.stats.elapsed_s >= 0
 
 
-def test_plain_astar_counts_like_astar_on_a_grid():
+@pytest.mark.parametrize("baseline", [plain_astar, textbook_astar])
+def test_baselines_count_like_astar_on_a_grid(baseline):
     from searchkit import astar
 
     problem = GridProblem(7, "", 1)
-    a, b = plain_astar(problem), astar(problem)
+    a, b = baseline(problem), astar(problem)
     assert a.cost == b.cost == 12
     assert a.stats.expanded == b.stats.expanded and a.stats.generated == b.stats.generated
 

@@ -4,7 +4,7 @@ The typer command lives in `searchkit.bench.command` (imported by the CLI only),
 importing this package pulls in neither typer nor rich.
 """
 
-from .baseline import BASELINES, plain_astar, prepare_job
+from .baseline import BASELINES, plain_astar, prepare_job, textbook_astar
 from .executors import Executor, LocalExecutor, make_executor
 from .runner import Outcome, read_records, run_suite
 from .suite import BenchLimits, Config, Suite, load_suite, parse_select
@@ -21,6 +21,7 @@ __all__ = [
     "make_executor",
     "parse_select",
     "plain_astar",
+    "textbook_astar",
     "prepare_job",
     "read_records",
     "run_suite",
