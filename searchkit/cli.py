@@ -46,12 +46,6 @@ app.add_typer(tree_app, name="tree")
 app.add_typer(check_app, name="check")
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> None:
-    """Print one ``Error:`` line on stderr and exit."""
-    typer.echo(f"Error: {message}", err=True)
-    raise typer.Exit(code)
-
-
 # -- progress ------------------------------------------------------------------------------
 class Progress(Observer):
     """A live line on stderr: nodes expanded, rate and the best f so far (rich)."""

@@ -17,7 +17,6 @@ from searchkit.problem import can_search_backward
 
 EXAMPLES = {"heuristics": "h,zero", "members": "astar:h,backward,dijkstra"}
 FORWARD_ONLY = {"members": "astar:h,dijkstra"}  # for problems without predecessors
-VARIANTS = ("h", "zero")
 
 
 def generic_engines() -> dict[str, dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""The tree stays clean under the project's lint and format rules (`[tool.ruff]` in pyproject.toml)."""
+"""The tree stays clean: ruff's lint and format rules and vulture's dead-code check (pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -27,3 +27,12 @@ def test_ruff_finds_nothing():
 def test_tree_is_formatted():
     done = _ruff("format", "--check", "--no-cache", ".")
     assert done.returncode == 0, "run `ruff format .`:\n" + done.stdout + done.stderr
+
+
+def test_vulture_finds_no_dead_code():
+    """`[tool.vulture]` in pyproject.toml: code never used anywhere, tests included, fails."""
+    vulture = shutil.which("vulture", path=str(Path(sys.executable).parent)) or shutil.which("vulture")
+    if vulture is None:
+        pytest.fail("vulture is not installed: pip install -e '.[test]'")
+    done = subprocess.run([vulture], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, "dead code (remove it, or teach [tool.vulture] a framework's name):\n" + done.stdout

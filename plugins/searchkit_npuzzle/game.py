@@ -19,7 +19,6 @@ from .problem import OPPOSITE
 
 BLANK_MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 TILE_TO_BLANK = {"up": "D", "down": "U", "left": "R", "right": "L"}  # a tile slides opposite to the blank
-SIZES = (3, 4, 5)
 OPTIMAL_UP_TO = 16  # cells: the domain's default engine is optimal up to the 15-puzzle
 
 

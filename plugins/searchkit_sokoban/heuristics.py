@@ -82,20 +82,3 @@ class RowCosts:
             memo.clear()
         memo[tkeys] = total
         return total
-
-
-def matching_cost(rows: list[tuple[int, ...]]) -> int:
-    """Cost of the cheapest assignment of boxes to distinct goals (INF when none exists)."""
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment
-
-    m = np.array(rows, dtype=np.int64)
-    r, c = linear_sum_assignment(m)
-    total = int(m[r, c].sum())
-    return total if total < INF else INF
-
-
-def nearest_cost(rows: list[tuple[int, ...]]) -> int:
-    """Sum of each box's distance to its nearest goal (INF when a box reaches none)."""
-    total = sum(min(r) for r in rows)
-    return total if total < INF else INF

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from searchkit import InputError
+from searchkit import InputError, write_atomic
 
 from .levels import BUNDLED, Level, read_source, select, split_source
 
@@ -44,7 +44,7 @@ def export(
         typer.echo(text, nl=False)
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        write_atomic(output, text)  # a file the user had there is replaced whole or not at all
     except OSError as e:
         raise InputError(f"cannot write {output}: {e.strerror}") from None
     typer.echo(f"wrote {len(chosen)} level(s) to {output}", err=True)

@@ -221,7 +221,11 @@ def solution_frames(level: Level | str, lurd: str, per: str = "push", cell: int 
     A generator, one frame in memory at a time; ``len(replay_positions(...))`` counts them.
     """
     grid = grid_of(level)
-    positions = replay_positions(grid, lurd, per)
+    return _drawn(grid, replay_positions(grid, lurd, per), cell)
+
+
+def _drawn(grid: Grid, positions: list[tuple[frozenset[Square], Square, str]], cell: int) -> Iterator[Image.Image]:
+    """The pictures of ``positions``, drawn one at a time as they are taken."""
     painter = Painter(grid.walls, grid.goals, grid.width, grid.height, cell, grid.floor)
     return (painter.draw(boxes, player, facing) for boxes, player, facing in positions)
 
@@ -260,15 +264,13 @@ def write_outputs(level: Level, lurd: str, options: dict[str, Any], echo: Callab
         save_png(board_picture(level), Path(options["png"]))
         echo(f"picture: the start position written to {options['png']}")
     if options.get("frames"):
-        painter = Painter(grid.walls, grid.goals, grid.width, grid.height, CELL, grid.floor)
-        save_frames((painter.draw(*p) for p in positions), Path(options["frames"]), count=len(positions))
+        save_frames(_drawn(grid, positions, CELL), Path(options["frames"]), count=len(positions))
         echo(f"frames: {len(positions)} PNG frames ({what}) written to {options['frames']}")
     if options.get("gif"):
         per_frame = grid.width * grid.height * len(positions)
         cell = max(MIN_CELL, min(CELL, int(math.sqrt(GIF_PIXEL_BUDGET / per_frame))))
-        painter = Painter(grid.walls, grid.goals, grid.width, grid.height, cell, grid.floor)
         step_ms = PUSH_MS if per == "push" else MOVE_MS
         durations = [START_MS] + [step_ms] * steps
-        save_gif((painter.draw(*p) for p in positions), Path(options["gif"]), durations, final_pause_ms=END_PAUSE_MS)
+        save_gif(_drawn(grid, positions, cell), Path(options["gif"]), durations, final_pause_ms=END_PAUSE_MS)
         note = f", {cell}-pixel squares" if cell != CELL else ""
         echo(f"animation: {len(positions)} frames ({what}{note}) written to {options['gif']}")

@@ -5,7 +5,7 @@ rows of goals): the heuristic heads for the nearest goal and seals the rest.  Ba
 the order comes for free - a box is pulled off the goal that is free to leave - and the
 difficulty moves to the start, where boxes must reach their exact squares.  The two fail
 on different levels (greedy nearest-goal forwards misses Microban 144, 146 and 153,
-backwards 93 and 153), so `alternate` runs this as one of its searches.
+backwards 93 and 153), so ``sokoban-portfolio`` runs this as one of its searches.
 
 A state is the forward one, ``(boxes, lowest square of the player's region)``; a step
 pulls a box from ``x`` to ``x + o`` while the player walks from ``x + o`` to ``x + 2o``.
@@ -16,7 +16,7 @@ holds its start.  A box on a square no start square can be pulled to is dead.  R
 from the end, each pull is a push (the box from ``x + o`` back to ``x``), so the path
 comes out in forward order: pushes mode only (the states hold regions, not squares).
 
-With ``gateway`` (a budget of positions, as `alternate` runs it) the search aims at the
+With ``gateway`` (a budget of positions, as ``sokoban-portfolio`` runs it) the search aims at the
 deepest position near the start that every solution passes through (`gateway.py`)
 instead of the start, and the pushes found forwards to it lead the path: a cramped
 start, where the pulls put the last boxes back in the wrong order, is left to a small

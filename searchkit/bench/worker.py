@@ -189,7 +189,7 @@ def _limit_address_space(extra_bytes: int) -> None:
     try:
         with open("/proc/self/statm", "rb") as f:
             mapped = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         want = mapped + extra_bytes
         if hard != resource.RLIM_INFINITY:
             want = min(want, hard)

@@ -24,7 +24,6 @@ from .saves import SaveData, autosave_path, read_save, remove_autosave, write_sa
 from .session import GameSession, format_time
 
 SPEEDS = (0.03, 0.06, 0.12, 0.25, 0.5, 1.0)  # seconds per move of an animated solution
-DIRECTIONS = ("up", "down", "left", "right")
 
 
 class TextPrompt(ModalScreen[str | None]):

@@ -14,7 +14,7 @@ Interfaces the domain and the fast engine use:
   (or builds, once, and caches) the tables and returns ``state_int -> value``, whose
   ``successors_with_h`` attribute is the incremental successor function (`packed`).
 * `get_database(name, width, height, goal)`: the loaded `PatternDatabase`, memoised per
-  process; `PatternDatabase.lookup_tables()` gives what the incremental engines need.
+  process; its `tile_keys()` and `flat()` give what the incremental and compiled engines need.
 
 A group's table counts only the moves of the group's own tiles, so the groups' values add
 up to an admissible estimate.  It is built by a breadth-first search over the abstract
