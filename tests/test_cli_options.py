@@ -465,7 +465,7 @@ def test_listings_agree_with_solve():
 
 
 # -- README's options exist ---------------------------------------------------------------------------------
-NOT_OURS = {"--nthreads", "--host"}  # dask's
+NOT_OURS = {"--nthreads", "--host", "--check"}  # dask's; ruff format --check
 GRIDPATH = {"--scen", "--index", "--draw"}  # the tutorial plugin's, installed separately (tests/test_gridpath.py)
 
 
