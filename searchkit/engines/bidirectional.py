@@ -1,25 +1,43 @@
 """Bidirectional breadth-first search with a proved stopping rule.
 
-Both sides grow a whole layer at a time (the smaller frontier first).  ``best`` is the
-shortest start-to-goal path seen through a state both sides know.  After the forward
-side has settled every state within ``df`` steps of the start and the backward side
-every state within ``db`` steps of a goal, every path of at most ``df + db`` steps has
-been seen, so once ``best <= df + db + 1`` no shorter path can exist.  The path is
-shortest in steps; its cost is the sum of its step costs.
+Both sides grow a whole layer at a time (`breadth.Layers`, the smaller frontier first).
+``best`` is the shortest start-to-goal path seen through a state both sides know.  After
+the forward side has settled every state within ``df`` steps of the start and the backward
+side every state within ``db`` steps of a goal, every path of at most ``df + db`` steps has
+been seen, so once ``best <= df + db + 1`` no shorter path can exist.  The path is shortest
+in steps; its cost is the sum of its step costs.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
-from .paths import path_from_links
+from .breadth import LIMITED, Layers, Tally
+from .paths import step_between
 from .run import Run
 
 INF = float("inf")
+
+
+class _Meeting:
+    """The shortest start-to-goal path seen through a state both sides know."""
+
+    def __init__(self) -> None:
+        self.best: float = INF
+        self.state: Any = None
+
+    def offer(self, state: Any, *, depth: int, other: Layers) -> bool:
+        """Note ``state``, new at ``depth`` on one side, if ``other`` knows it; never stops the layer."""
+        if state in other.parents:
+            length = depth + len(other.chain(state)) - 1
+            if length < self.best:
+                self.best, self.state = length, state
+        return False
 
 
 def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
@@ -27,65 +45,30 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
     if not can_search_backward(problem):
         raise ValueError("bidirectional-bfs needs a problem with goal_states() and predecessors()")
     run = Run("bidirectional-bfs", limits, observer)
-    start = problem.initial_state()
-    # side maps: state -> (link, depth, path cost from the side's root);
-    # link = (neighbour towards the root, action, cost)
-    fwd: dict = {start: (None, 0, 0)}
-    bwd: dict = {g: (None, 0, 0) for g in problem.goal_states()}
-    ffront, bfront = [start], list(bwd)
-    df = db = 0
-    best, meet = INF, None
-    if start in bwd:
-        best, meet = 0, start
-    expanded = generated = duplicates = max_frontier = 0
+    fwd = Layers([problem.initial_state()], problem.successors, run)
+    bwd = Layers(problem.goal_states(), problem.predecessors, run)
+    tally = Tally()
+    meeting = _Meeting()
+    start = fwd.layer[0]
+    if start in bwd.parents:
+        meeting.best, meeting.state = 0, start
     status = NO_SOLUTION
 
-    while ffront and bfront and best > df + db + 1:
-        forward = len(ffront) <= len(bfront)
-        front, mine, other = (ffront, fwd, bwd) if forward else (bfront, bwd, fwd)
-        step = problem.successors if forward else problem.predecessors
-        depth = (df if forward else db) + 1
-        layer = []
-        for state in front:
-            if expanded >= run.next_check and run.limit_reached(expanded, generated, len(fwd) + len(bwd)):
-                status = LIMIT
-                break
-            expanded += 1
-            g = mine[state][2]
-            if observer is not None:
-                observer.expand(state, g, None)
-            for action, nxt, cost in step(state):
-                generated += 1
-                if nxt in mine:
-                    duplicates += 1
-                    if observer is not None:
-                        observer.generate(state, action, nxt, g + cost, None, "duplicate")
-                    continue
-                mine[nxt] = ((state, action, cost), depth, g + cost)
-                layer.append(nxt)
-                if observer is not None:
-                    observer.generate(state, action, nxt, g + cost, None, "new")
-                seen = other.get(nxt)
-                if seen is not None and depth + seen[1] < best:
-                    best, meet = depth + seen[1], nxt
-        if status == LIMIT:
+    def stored() -> int:
+        return len(fwd.parents) + len(bwd.parents)
+
+    while fwd.layer and bwd.layer and meeting.best > fwd.depth + bwd.depth + 1:
+        side, other = (fwd, bwd) if len(fwd.layer) <= len(bwd.layer) else (bwd, fwd)
+        meets = partial(meeting.offer, depth=side.depth + 1, other=other)
+        if side.grow(tally, stored, meets, beside=len(other.layer)) is LIMITED:
+            status = LIMIT
             break
-        if forward:
-            ffront, df = layer, depth
-        else:
-            bfront, db = layer, depth
-        max_frontier = max(max_frontier, len(ffront) + len(bfront))
 
     path = None
+    meet = meeting.state
     if meet is not None and status != LIMIT:
         status = SOLVED
-        path = path_from_links({s: v[0] for s, v in fwd.items()}, {s: v[0] for s, v in bwd.items()}, meet)
-    return run.result(
-        status,
-        path,
-        expanded=expanded,
-        generated=generated,
-        duplicates=duplicates,
-        max_frontier=max_frontier,
-        stored=len(fwd) + len(bwd),
-    )
+        states = fwd.chain(meet)[::-1] + bwd.chain(meet)[1:]
+        steps = [step_between(problem, a, b) for a, b in zip(states, states[1:])]
+        path = ([a for a, _c in steps], states, sum(c for _a, c in steps))
+    return run.result(status, path, stored=stored(), **tally.counters())
