@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -24,6 +24,9 @@ from .errors import InputError
 from .limits import Limits
 from .observer import Observer
 from .result import INCOMPLETE, LIMIT, SOLVED, Result
+
+if TYPE_CHECKING:
+    from .solving import Job
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -311,9 +314,10 @@ def _print_text(job, result: Result) -> None:
     )
 
 
-def _run_solve(
+def _setup(
     domain: Domain,
     options: dict,
+    tree_file: Path | None,
     *,
     engine,
     heuristic,
@@ -324,12 +328,15 @@ def _run_solve(
     timeout,
     max_states,
     max_memory,
-    json_output,
-    tree,
-) -> None:
+) -> tuple[Job, Limits]:
+    """The checked job and limits of a ``solve`` or ``tree`` command, before any search."""
     limits = _limits(max_nodes, timeout, max_states, max_memory)
-    _check_tree_file(tree)
-    job = _prepare(domain, options, engine, heuristic, weight, depth, param)
+    _check_tree_file(tree_file)
+    return _prepare(domain, options, engine, heuristic, weight, depth, param), limits
+
+
+def _run_solve(domain: Domain, options: dict, *, json_output, tree, **search: Any) -> None:
+    job, limits = _setup(domain, options, tree, **search)
     recorder = _tree_recorder(job, 2000) if tree is not None else None
     result = _search(job, limits, json_output, recorder)
     if recorder is not None:
@@ -372,26 +379,8 @@ def _save_tree(job, recorder, result: Result, path: Path) -> None:
     typer.echo(f"search tree: {graph.number_of_nodes():,} nodes written to {path}", err=True)
 
 
-def _run_tree(
-    domain: Domain,
-    options: dict,
-    *,
-    engine,
-    heuristic,
-    weight,
-    depth,
-    param,
-    max_nodes,
-    timeout,
-    max_states,
-    max_memory,
-    json_output,
-    output,
-    tree_nodes,
-) -> None:
-    limits = _limits(max_nodes, timeout, max_states, max_memory)
-    _check_tree_file(output)
-    job = _prepare(domain, options, engine, heuristic, weight, depth, param)
+def _run_tree(domain: Domain, options: dict, *, json_output, output, tree_nodes, **search: Any) -> None:
+    job, limits = _setup(domain, options, output, **search)
     recorder = _tree_recorder(job, tree_nodes)
     result = _search(job, limits, True, recorder)
     _save_tree(job, recorder, result, output)
