@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 S = TypeVar("S", bound=Hashable)
-A = TypeVar("A")
+A = TypeVar("A", covariant=True)
 
 
 @runtime_checkable
@@ -61,13 +61,13 @@ def heuristic_of(problem: Any) -> Callable[[Any], float] | None:
     return getattr(problem, "heuristic", None)
 
 
-def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple]]:
+def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple[Any, ...]]]:
     """A successor function yielding ``(action, child, cost, child_h)``.
 
     Uses the problem's incremental version when it has one, otherwise computes ``h`` of
     each child with ``heuristic`` (or 0 when there is no heuristic).
     """
-    incremental = getattr(problem, "successors_with_h", None)
+    incremental: Callable[[Any, float], Iterable[tuple[Any, ...]]] | None = getattr(problem, "successors_with_h", None)
     if incremental is not None:
         return incremental
     h = heuristic_of(problem)
@@ -105,39 +105,41 @@ class GraphProblem:
     target nodes.  ``h`` is an optional ``{node: estimate}`` mapping.
     """
 
-    def __init__(self, edges: dict, start: Hashable, goals: Iterable[Hashable], h: dict | None = None):
-        self.edges = {}
+    def __init__(
+        self, edges: dict[Any, Any], start: Hashable, goals: Iterable[Hashable], h: dict[Any, Any] | None = None
+    ):
+        self.edges: dict[Any, list[tuple[Any, Any]]] = {}
         for u, vs in edges.items():
             # an action names only its target, so parallel edges are one action: keep the cheapest
-            cheapest: dict = {}
+            cheapest: dict[Any, Any] = {}
             for v, c in vs:
                 if v not in cheapest or c < cheapest[v]:
                     cheapest[v] = c
             self.edges[u] = list(cheapest.items())
         self.start = start
         self.goals = frozenset(goals)
-        self._h = h
-        self._reverse: dict = {}
+        self._h: dict[Any, float] = dict(h) if h else {}
+        # no heuristic at all (not h = 0) when none is given: engines then ignore h
+        self.heuristic: Callable[[Any], float] | None = self._estimate if h is not None else None
+        self._reverse: dict[Any, list[tuple[Any, Any]]] = {}
         for u, vs in self.edges.items():
             for v, c in vs:
                 self._reverse.setdefault(v, []).append((u, c))
-        if h is None:
-            self.heuristic = None
 
-    def initial_state(self):
+    def initial_state(self) -> Any:
         return self.start
 
-    def is_goal(self, state) -> bool:
+    def is_goal(self, state: Any) -> bool:
         return state in self.goals
 
-    def successors(self, state):
+    def successors(self, state: Any) -> list[tuple[Any, Any, Any]]:
         return [(v, v, c) for v, c in self.edges.get(state, ())]
 
-    def heuristic(self, state) -> float:
+    def _estimate(self, state: Any) -> float:
         return self._h.get(state, 0)
 
-    def goal_states(self):
+    def goal_states(self) -> Iterable[Any]:
         return iter(self.goals)
 
-    def predecessors(self, state):
+    def predecessors(self, state: Any) -> list[tuple[Any, Any, Any]]:
         return [(state, u, c) for u, c in self._reverse.get(state, ())]

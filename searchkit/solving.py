@@ -27,7 +27,7 @@ class Job:
     engine: EngineInfo
     heuristic: Heuristic | None
     params: dict[str, Any] = field(default_factory=dict)
-    problem: Problem | None = None
+    problem: Any = None  # the domain's Problem (any class with the protocol's members)
 
     @property
     def admissible(self) -> bool:
@@ -86,7 +86,7 @@ def prepare(
     return Job(dom, full, info, h, params, problem)
 
 
-def make_problem(domain: str | Domain, heuristic: str | None = None, **options: Any) -> Problem:
+def make_problem(domain: str | Domain, heuristic: str | None = None, **options: Any) -> Problem[Any, Any]:
     """A domain's problem from Python, its options as keyword arguments (the command line's
     names with underscores: ``make_problem("npuzzle", board="8 6 7 2 5 4 3 0 1")``).
 
@@ -109,8 +109,8 @@ def make_problem(domain: str | Domain, heuristic: str | None = None, **options: 
         h = dom.heuristics[heuristic]
     problem = with_variants(dom.make_problem(full, h), dom, full)
     if h is not None and heuristic_of(problem) is not None:
-        problem.heuristic_admissible = h.admissible  # type: ignore[attr-defined]
-    return problem
+        problem.heuristic_admissible = h.admissible
+    return problem  # type: ignore[no-any-return]  # a Problem by the domain's contract
 
 
 def with_variants(problem: Any, dom: Domain, options: dict[str, Any]) -> Any:
@@ -122,7 +122,7 @@ def with_variants(problem: Any, dom: Domain, options: dict[str, Any]) -> Any:
     def variant(name: str) -> Any:
         if name not in dom.heuristics:
             raise InputError(f"unknown heuristic {name!r} for {dom.name} (known: {', '.join(dom.heuristics)})")
-        other = dom.make_problem(options, dom.heuristics[name])
+        other: Any = dom.make_problem(options, dom.heuristics[name])  # domains set labels on it
         if heuristic_of(other) is not None:
             other.heuristic_admissible = dom.heuristics[name].admissible
         return other
@@ -160,7 +160,7 @@ def execute(job: Job, limits: Limits | None = None, observer: Observer | None = 
 
 
 def solve(
-    problem: Problem,
+    problem: Problem[Any, Any],
     engine: str = "astar",
     limits: Limits | None = None,
     observer: Observer | None = None,

@@ -38,7 +38,7 @@ from .result import SOLVED
 PASS, FAIL, SKIP = "pass", "fail", "skip"
 SPACE_CAP = 20_000  # states explored per instance for the structural checks
 SAMPLE = 400  # states checked per instance by the per-state checks
-ENGINE_LIMITS = dict(timeout_s=10.0, max_expanded=300_000)
+ENGINE_TIMEOUT_S, ENGINE_MAX_EXPANDED = 10.0, 300_000
 TOLERANCE = 1e-9
 
 
@@ -93,7 +93,7 @@ class Space:
         start = problem.initial_state()
         self.order = [start]
         seen = {start}
-        self.edges: dict[Any, list] = {}
+        self.edges: dict[Any, list[Any]] = {}
         i = 0
         while i < len(self.order) and len(seen) < cap:
             s = self.order[i]
@@ -107,25 +107,25 @@ class Space:
         self.exhausted = i == len(self.order)
         self.goals = [s for s in self.order if problem.is_goal(s)]
 
-    def sample(self, n: int = SAMPLE) -> list:
+    def sample(self, n: int = SAMPLE) -> list[Any]:
         """The first states found and a random spread of the others (expanded ones only)."""
         expanded = [s for s in self.order if s in self.edges]
         head, rest = expanded[: n // 2], expanded[n // 2 :]
         return head + random.Random(0).sample(rest, min(len(rest), n - len(head)))
 
-    def cost_to_go(self) -> dict | None:
+    def cost_to_go(self) -> dict[Any, Any] | None:
         """Exact cost-to-go of every state, when the whole space was explored."""
         if not self.exhausted:
             return None
-        back: dict[Any, list] = {}
+        back: dict[Any, list[Any]] = {}
         for s, succ in self.edges.items():
             for _a, t, c in succ:
                 back.setdefault(t, []).append((s, c))
         return _dijkstra(self.goals, lambda s: back.get(s, ()))
 
 
-def _dijkstra(sources: list, neighbours: Callable[[Any], Any], cap: int | None = None) -> dict:
-    dist: dict = {}
+def _dijkstra(sources: list[Any], neighbours: Callable[[Any], Any], cap: int | None = None) -> dict[Any, Any]:
+    dist: dict[Any, Any] = {}
     heap = [(0, i, s) for i, s in enumerate(sources)]
     heapq.heapify(heap)
     tie = len(heap)
@@ -141,7 +141,7 @@ def _dijkstra(sources: list, neighbours: Callable[[Any], Any], cap: int | None =
     return dist
 
 
-def exact_costs(problem: Any, space: Space) -> tuple[dict, str]:
+def exact_costs(problem: Any, space: Space) -> tuple[dict[Any, Any], str]:
     """Exact costs-to-go of as many states as can be had cheaply, and how they were had."""
     exact = space.cost_to_go()
     if exact is not None:
@@ -238,17 +238,17 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
     return out
 
 
-def _same(a: list, b: list) -> bool:
+def _same(a: list[Any], b: list[Any]) -> bool:
     try:
         return sorted(map(repr, a)) == sorted(map(repr, b)) and len(a) == len(b) and set(a) == set(b)
     except TypeError:  # unhashable actions: compare as lists
         return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
-def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[Check]:
-    built: list = []
+def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic) -> list[Check]:
+    built: list[Any] = []
 
-    def problems() -> list:
+    def problems() -> list[Any]:
         if not built:
             for options in instances:
                 try:
@@ -292,6 +292,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
         count = 0
         for options, problem in problems():
             fn = heuristic_of(problem)
+            assert fn is not None, f"{_label(dom, options)}: built with heuristic {h.name}, it has none"
             space = Space(problem, 5000)
             goals = list(space.goals) + (list(problem.goal_states()) if can_search_backward(problem) else [])
             if not goals:
@@ -307,6 +308,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
         count, hows = 0, []
         for options, problem in problems():
             fn = heuristic_of(problem)
+            assert fn is not None, f"{_label(dom, options)}: built with heuristic {h.name}, it has none"
             exact, how = exact_costs(problem, Space(problem))
             if not exact:
                 raise Skipped(how)
@@ -325,6 +327,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
         count = 0
         for options, problem in problems():
             fn = heuristic_of(problem)
+            assert fn is not None, f"{_label(dom, options)}: built with heuristic {h.name}, it has none"
             for s in Space(problem, 5000).sample():
                 hs = fn(s)
                 for a, t, c in problem.successors(s):
@@ -343,18 +346,22 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
     ]
 
 
-def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[], str]:
+def _engine_check(dom: Domain, instances: list[dict[Any, Any]], name: str) -> Callable[[], str]:
     from .solving import execute, prepare
 
-    def reference(options: dict, engine: str) -> Any:
-        return execute(prepare(dom, dict(options), engine), Limits(**ENGINE_LIMITS))
+    def reference(options: dict[Any, Any], engine: str) -> Any:
+        return execute(
+            prepare(dom, dict(options), engine), Limits(timeout_s=ENGINE_TIMEOUT_S, max_expanded=ENGINE_MAX_EXPANDED)
+        )
 
     def body() -> str:
         notes = []
         for options in instances:
             try:
                 job = prepare(dom, dict(options), name)
-                result = execute(job, Limits(**ENGINE_LIMITS))  # replays the answer or raises AssertionError
+                result = execute(
+                    job, Limits(timeout_s=ENGINE_TIMEOUT_S, max_expanded=ENGINE_MAX_EXPANDED)
+                )  # replays the answer or raises AssertionError
             except InputError as e:  # refused: before building the problem, or by the engine before searching
                 assert "\n" not in str(e), f"a refusal of more than one line: {e!r}"
                 notes.append(f"refused: {e}")
@@ -372,7 +379,7 @@ def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[],
                 continue
             if label == "optimal":
                 exact = reference(options, "dijkstra")
-                assert exact.status != SOLVED or math.isclose(result.cost, exact.cost), (
+                assert exact.status != SOLVED or math.isclose(result.cost or 0, exact.cost), (
                     f"{_label(dom, options)}: labelled optimal with cost {result.cost}, the optimum is {exact.cost}"
                 )
             elif label.startswith("optimal (fewest steps)"):
@@ -387,7 +394,7 @@ def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[],
     return body
 
 
-def _options_check(dom: Domain, options: dict) -> Callable[[], str]:
+def _options_check(dom: Domain, options: dict[Any, Any]) -> Callable[[], str]:
     def body() -> str:
         from .solving import prepare
 
@@ -422,7 +429,7 @@ def run_checks(domain: str | Domain, instances: list[dict[str, Any]] | None = No
         yield check.outcome()
 
 
-def parametrize_with_checks(domain: str, instances: list[dict[str, Any]] | None = None):
+def parametrize_with_checks(domain: str, instances: list[dict[str, Any]] | None = None) -> Any:
     """A ``pytest.mark.parametrize`` over the contract's checks: one test per check."""
     import pytest
 

@@ -21,7 +21,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from heapq import heappop, heappush
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engines import EngineInfo
 from ..engines.paths import path_from_links
@@ -30,6 +30,9 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import successors_with_h
 from ..result import NO_SOLUTION, SOLVED, Result, Stats
+
+if TYPE_CHECKING:
+    from ..solving import Job
 
 PREFIX = "baseline:"
 
@@ -44,13 +47,13 @@ def textbook_astar(problem: Any, *, limits: Limits | None = None, observer: Obse
     h = getattr(problem, "heuristic", None) or (lambda s: 0)
     successors = problem.successors
 
-    def succ(state: Any, _h: Any) -> list:
+    def succ(state: Any, _h: Any) -> list[Any]:
         return [(action, child, cost, h(child)) for action, child, cost in successors(state)]
 
     return _heap_astar(problem, succ, PREFIX + "textbook-astar")
 
 
-def _heap_astar(problem: Any, succ: Callable[[Any, Any], Iterable], name: str) -> Result:
+def _heap_astar(problem: Any, succ: Callable[[Any, Any], Iterable[Any]], name: str) -> Result:
     """The shared loop: ``succ(state, h)`` gives ``(action, child, cost, child's h)``."""
     t0 = time.perf_counter()
     h = getattr(problem, "heuristic", None) or (lambda s: 0)
@@ -58,7 +61,7 @@ def _heap_astar(problem: Any, succ: Callable[[Any, Any], Iterable], name: str) -
     h0 = h(start)
     heap = [(h0, h0, 0, 0, start)]
     g_of = {start: 0}
-    parent = {start: None}  # state -> (previous state, action, step cost)
+    parent: dict[Any, tuple[Any, Any, Any] | None] = {start: None}  # state -> (previous state, action, step cost)
     counter = expanded = generated = duplicates = 0
     max_frontier = 1
     goal = None
@@ -125,11 +128,11 @@ def is_baseline(engine: str | None) -> bool:
 
 def prepare_job(
     domain: str, options: dict[str, Any], engine: str | None, heuristic: str | None, params: dict[str, Any] | None
-):
+) -> Job:
     """`searchkit.solving.prepare` that also knows the ``baseline:`` engines."""
     from ..solving import prepare
 
-    if not is_baseline(engine):
+    if engine is None or not is_baseline(engine):
         return prepare(domain, options, engine, heuristic, params)
     info = BASELINES.get(engine)
     if info is None:

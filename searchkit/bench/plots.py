@@ -74,14 +74,14 @@ def _value(record: dict[str, Any], key: str) -> float:
     return float(record["stats"].get(key) or 0.0)
 
 
-def _figure(width: float = 7.0, height: float = 4.8):
+def _figure(width: float = 7.0, height: float = 4.8) -> Any:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height), dpi=110, facecolor="white", layout="constrained")
     return fig, fig.add_subplot()
 
 
-def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title: str = ""):
+def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title: str = "") -> Any:
     """The cactus plot: solved instances (x) against time or nodes per instance (y, log)."""
     key, label = METRICS[metric]
     fig, ax = _figure()
@@ -108,7 +108,7 @@ def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title:
     return fig
 
 
-def nodes_cost(groups: dict[str, list[dict[str, Any]]], title: str = ""):
+def nodes_cost(groups: dict[str, list[dict[str, Any]]], title: str = "") -> Any:
     """Nodes expanded (x, log) against solution cost (y), solved runs only."""
     fig, ax = _figure()
     drawn = 0
@@ -159,7 +159,7 @@ def speedup_points(
 
 def speedup(
     groups: dict[str, list[dict[str, Any]]], pair: tuple[str, str] | None = None, metric: str = "time", title: str = ""
-):
+) -> Any:
     """Per-instance scatter of configuration A (x) against B (y), log-log, y = x drawn."""
     names = list(groups)
     if pair is None:

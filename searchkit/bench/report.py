@@ -32,7 +32,7 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[Config]) -> list[
     ``speedup`` is the reference configuration's total search time over this one's, both
     taken on the instances that both solved (> 1: faster than the reference).
     """
-    by_config: dict[str, list[dict]] = {c.name: [] for c in configs}
+    by_config: dict[str, list[dict[Any, Any]]] = {c.name: [] for c in configs}
     for r in records:
         if r.get("config") in by_config:
             by_config[r["config"]].append(r)
@@ -115,7 +115,7 @@ class Display:
             if progress and err.is_terminal
             else None
         )
-        self.task = None
+        self.task: Any = None  # the progress bar's task id once started
         self.solved = 0
         names = [c.name for c in suite.configs]
         self.w_config = max(6, *(len(n) for n in names))
@@ -126,7 +126,7 @@ class Display:
             self.progress.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
             self.progress.stop()
 

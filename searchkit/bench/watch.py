@@ -65,7 +65,7 @@ def hard_timeout_s(timeout_s: float | None, grace_s: float = HARD_GRACE_S) -> fl
 class _ForkChild:
     """A `multiprocessing` child (fork on Linux, spawn elsewhere)."""
 
-    def __init__(self, ctx, task: Task):
+    def __init__(self, ctx: Any, task: Task):
         recv, send = ctx.Pipe(duplex=False)
         self.proc = ctx.Process(
             target=_child_main, args=(task, send), daemon=True, name=f"bench {task.key[0]} {task.key[1]}"
@@ -77,11 +77,12 @@ class _ForkChild:
         self.waitable = [recv, self.proc.sentinel]
 
     def alive(self) -> bool:
-        return self.proc.is_alive()
+        return bool(self.proc.is_alive())
 
     def exitcode(self) -> int | None:
         self.proc.join()
-        return self.proc.exitcode
+        code: int | None = self.proc.exitcode
+        return code
 
     def kill(self) -> None:
         if self.proc.is_alive():
@@ -116,8 +117,10 @@ class _SubprocessChild:
             os.close(write_fd)
         self.conn = connection.Connection(read_fd, writable=False)
         try:
-            self.proc.stdin.write(pickle.dumps(task))
-            self.proc.stdin.close()
+            stdin = self.proc.stdin
+            assert stdin is not None  # started with stdin=PIPE
+            stdin.write(pickle.dumps(task))
+            stdin.close()
         except BrokenPipeError:
             pass  # died at once: EOF on the pipe and its exit code tell
         self.pid = self.proc.pid
@@ -147,7 +150,7 @@ class _Slot:
 
     __slots__ = ("task", "child", "spawned", "started", "deadline", "peak_rss", "base_rss")
 
-    def __init__(self, task: Task, child, now: float, base_rss: int = 0):
+    def __init__(self, task: Task, child: Any, now: float, base_rss: int = 0):
         self.task, self.child = task, child
         # a forked child starts with the parent's resident pages; only its growth counts
         self.base_rss = base_rss
@@ -198,7 +201,8 @@ class Watcher:
             while slot.child.conn.poll():
                 message = slot.child.conn.recv()
                 if message[0] == "done":
-                    return message[1]
+                    record: dict[str, Any] = message[1]
+                    return record
                 slot.started = now
                 slot.deadline = now + self.hard_s if self.hard_s is not None else None
         except (EOFError, OSError):
@@ -251,7 +255,7 @@ def run_one(task: Task, watch: Watch, start: str = "subprocess") -> dict[str, An
         watcher.shutdown()
 
 
-def _child_main(task: Task, conn) -> None:
+def _child_main(task: Task, conn: Any) -> None:
     try:
         run_task(task, conn.send)
     finally:

@@ -39,7 +39,7 @@ class EngineParam:
 
     name: str
     default: Any = None
-    type: type | None = None
+    type: Callable[..., Any] | None = None  # the value's type (int, float, bool, str)
     help: str = ""
     minimum: float | None = None
     maximum: float | None = None
@@ -48,7 +48,7 @@ class EngineParam:
     required: bool = False  # no default: a run must name it (a composite engine's members)
 
     @property
-    def kind(self) -> type:
+    def kind(self) -> Callable[..., Any]:
         if self.type is not None:
             return self.type
         return type(self.default) if self.default is not None else str
@@ -114,7 +114,8 @@ class EngineParam:
             bounds.append(f">= {self.minimum:g}")
         if self.maximum is not None:
             bounds.append(f"<= {self.maximum:g}")
-        kind = {int: "int", float: "number", bool: "bool", str: "text"}.get(self.kind, self.kind.__name__)
+        names: dict[Any, str] = {int: "int", float: "number", bool: "bool", str: "text"}
+        kind = names.get(self.kind, getattr(self.kind, "__name__", "value"))
         return f"{self.name}={default} ({kind}{', ' + ', '.join(bounds) if bounds else ''})"
 
 

@@ -24,10 +24,10 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import heuristic_of
 from ..result import Result
-from .bestfirst import BestFirstSearch
+from .bestfirst import BestFirstSearch, Order
 
 
-def guided_variants(problem: Any, names: str, engine: str) -> list:
+def guided_variants(problem: Any, names: str, engine: str) -> list[Any]:
     """The problems for a comma list of heuristic names (`InputError` when it cannot be)."""
     wanted = [n.strip() for n in str(names).split(",") if n.strip()]
     if not wanted:
@@ -64,5 +64,5 @@ def alternation(
     return search.result()
 
 
-def _estimate(h: Any):
+def _estimate(h: Any) -> Order:
     return lambda _g, _h, state: (h(state),)

@@ -44,8 +44,8 @@ class Layers:
         self.layer: list[Any] = list(self.parents)
         self.depth = 0
         self.step, self.run = step, run
-        # path cost from the side's roots, kept only for a listener: no per-node cost otherwise
-        self.path_g: dict[Any, float] | None = {} if run.observer is not None else None
+        # path cost from the side's roots, filled only for a listener: no per-node cost otherwise
+        self.path_g: dict[Any, float] = {}
 
     def grow(self, tally: Tally, stored: Callable[[], int], found: Callable[[Any], bool], beside: int = 0) -> Any:
         """Expand the newest layer into the next one.
@@ -56,7 +56,8 @@ class Layers:
         """
         run, step, parents, path_g, observer = self.run, self.step, self.parents, self.path_g, self.run.observer
         expanded, generated, duplicates, max_frontier = tally.expanded, tally.generated, tally.duplicates, 0
-        front, layer = self.layer, []
+        front = self.layer
+        layer: list[Any] = []
         waiting = len(front) + beside
         stop = None
         g = 0.0
@@ -69,18 +70,18 @@ class Layers:
                 max_frontier = frontier
             waiting -= 1
             expanded += 1
-            if path_g is not None:
+            if observer is not None:
                 g = path_g.get(state, 0)
                 observer.expand(state, g, None)
             for action, child, cost in step(state):
                 generated += 1
                 if child in parents:
                     duplicates += 1
-                    if path_g is not None:
+                    if observer is not None:
                         observer.generate(state, action, child, g + cost, None, "duplicate")
                     continue
                 parents[child] = state
-                if path_g is not None:
+                if observer is not None:
                     path_g[child] = g + cost
                     observer.generate(state, action, child, g + cost, None, "new")
                 if found(child):

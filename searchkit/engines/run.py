@@ -32,8 +32,8 @@ class Run:
         self.observer = observer
         self.next_check = self.guard.next_check(0)
         self.reason: str | None = None
-        for counter in COUNTERS:
-            setattr(self, counter, 0)
+        self.expanded = self.generated = self.duplicates = self.reopened = 0
+        self.max_frontier = self.stored = self.iterations = 0
 
     def limit_reached(self, expanded: int, generated: int, stored: int, best: float | None = None) -> bool:
         """The periodic check: True (and ``reason`` set) when a limit stops the search;
@@ -87,7 +87,7 @@ class Run:
             limit_reason=self.reason,
         )
 
-    def result(self, status: str, path: tuple[list, list, Any] | None = None, **counters: int) -> Result:
+    def result(self, status: str, path: tuple[list[Any], list[Any], Any] | None = None, **counters: int) -> Result:
         """The `Result`: ``path`` is ``(actions, states, cost)`` when ``status`` is solved."""
         self.count(**counters)
         if status != SOLVED or path is None:
