@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from searchkit import InputError
+from searchkit import InputError, write_atomic
 
 from .levels import BUNDLED, Level, read_source, select, split_source
 
@@ -43,8 +43,8 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
+    try:  # atomic: a failed write never leaves half a level file where a good one was
+        write_atomic(output, text)
     except OSError as e:
         raise InputError(f"cannot write {output}: {e.strerror}") from None
     typer.echo(f"wrote {len(chosen)} level(s) to {output}", err=True)
