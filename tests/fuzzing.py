@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -96,6 +97,7 @@ class Outcome:
     code: int
     out: str
     err: str
+    warnings: tuple[str, ...] = ()  # Python warnings: the installed program prints them on stderr
 
 
 def run_cli(*args: str) -> Outcome:
@@ -105,7 +107,12 @@ def run_cli(*args: str) -> Outcome:
     debug = os.environ.pop("SEARCHKIT_DEBUG", None)
     sys.argv = ["searchkit", *args]
     try:
-        with redirect_stdout(out), redirect_stderr(err):
+        with redirect_stdout(out), redirect_stderr(err), warnings.catch_warnings(record=True) as caught:
+            # what python shows a user by default (pytest would otherwise swallow them)
+            warnings.resetwarnings()
+            warnings.simplefilter("default")
+            for quiet in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+                warnings.simplefilter("ignore", quiet)
             try:
                 main()
                 code = 0
@@ -115,13 +122,15 @@ def run_cli(*args: str) -> Outcome:
         sys.argv = argv
         if debug is not None:
             os.environ["SEARCHKIT_DEBUG"] = debug
-    return Outcome(code, out.getvalue(), err.getvalue())
+    shown = tuple(f"{w.category.__name__}: {w.message}" for w in caught)
+    return Outcome(code, out.getvalue(), err.getvalue(), shown)
 
 
 def assert_clean(outcome: Outcome, allowed: tuple[int, ...] = (0, 2)) -> None:
     """Exit ``allowed`` (never 1, an internal failure), no traceback, and exit 2 with
     exactly one line on stderr, an ``Error:`` one."""
     assert "Traceback" not in outcome.err and "Traceback" not in outcome.out, outcome
+    assert not outcome.warnings, f"python warnings reach the user's terminal: {outcome}"
     assert outcome.code in allowed, outcome
     if outcome.code == 2:
         lines = outcome.err.strip().splitlines()
