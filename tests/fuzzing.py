@@ -161,6 +161,11 @@ def no_temp_files(directory: Path) -> Iterator[str]:
 
 
 # -- strategies ----------------------------------------------------------------------------------
+# how deep to nest brackets: Hypothesis prefers small integers, and the parsers' recursion
+# limits (about 1000) are what is being probed
+NESTING = st.sampled_from([1, 10, 500, 999, 1000, 1001, 2000, 5000, 100_000])
+
+
 def mutated(text: str, alphabet: str) -> st.SearchStrategy[str]:
     """``text`` with a few characters deleted, duplicated, replaced or inserted."""
 

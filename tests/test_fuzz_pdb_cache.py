@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fuzzing import PROFILES, Profile, assert_clean, mutated_bytes, no_temp_files, run_cli
+from fuzzing import NESTING, PROFILES, Profile, assert_clean, mutated_bytes, no_temp_files, run_cli
 from hypothesis import strategies as st
 from searchkit_npuzzle.board import make_goal
 from searchkit_npuzzle.pdb import _LOADED, cache_entry, load_or_build, parse_partition
@@ -53,7 +53,7 @@ def cache_files(good: bytes) -> st.SearchStrategy[bytes]:
         st.binary(max_size=300).map(lambda b: pdb_cache.MAGIC + b),
         lies.map(lambda h: header_bytes(h) + payload),
         st.integers(0, 2**64 - 1).map(lambda n: header_bytes(header, n) + payload),
-        st.integers(1, 5000).map(lambda n: pdb_cache.MAGIC + struct.pack("<Q", 2 * n) + b"[" * n + b"]" * n),
+        NESTING.map(lambda n: pdb_cache.MAGIC + struct.pack("<Q", 2 * n) + b"[" * n + b"]" * n),
         st.integers(0, len(good)).map(lambda n: good[:n]),
         st.binary(min_size=1, max_size=64).map(lambda b: good + b),
     )

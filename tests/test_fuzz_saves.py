@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzing import PROFILES, Profile, assert_clean, mutated_bytes, parses_or_refuses, run_cli, snapshot
+from fuzzing import NESTING, PROFILES, Profile, assert_clean, mutated_bytes, parses_or_refuses, run_cli, snapshot
 from hypothesis import strategies as st
 from searchkit_npuzzle.game import NPuzzleGame
 from searchkit_npuzzle.play_app import NPuzzleApp
@@ -89,7 +89,7 @@ def save_bytes() -> st.SearchStrategy[tuple[str, bytes]]:
         domains.flatmap(lambda d: mutated_bytes(json.dumps(SAVES[d]).encode()).map(lambda b: (d, b))),
         st.tuples(domains, st.binary(max_size=200)),
         st.tuples(domains, JSON.map(lambda v: json.dumps(v).encode())),
-        st.tuples(domains, st.integers(1, 3000).map(lambda n: b"[" * n + b"]" * n)),
+        st.tuples(domains, NESTING.map(lambda n: b"[" * n + b"]" * n)),
         st.tuples(domains, st.just(b"1" * 5000)),
         st.tuples(domains, st.sampled_from(sorted(SAVES)).map(lambda d: json.dumps(SAVES[d]).encode("utf-16"))),
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzing import PROFILES, Profile, assert_clean, mutated_bytes, parses_or_refuses, run_cli
+from fuzzing import NESTING, PROFILES, Profile, assert_clean, mutated_bytes, parses_or_refuses, run_cli
 from hypothesis import strategies as st
 
 from searchkit.bench.suite import load_suite
@@ -115,8 +115,8 @@ SUITE_BYTES = st.one_of(
     st.binary(max_size=300),
     st.sampled_from(sorted(SHIPPED.values())).map(lambda t: t.encode("utf-16")),
     st.sampled_from(sorted(SHIPPED.values())).map(lambda t: b"\xef\xbb\xbf" + t.replace("\n", "\r\n").encode()),
-    st.integers(1, 5000).map(lambda n: b"a = " + b"[" * n + b"]" * n),
-    st.integers(1, 5000).map(lambda n: b"a = " + b"{b = " * n + b"1" + b"}" * n),
+    NESTING.map(lambda n: b"a = " + b"[" * n + b"]" * n),
+    NESTING.map(lambda n: b"a = " + b"{b = " * n + b"1" + b"}" * n),
 )
 
 
