@@ -247,10 +247,13 @@ def select(levels: list[Level], which: str | int | None, source: str) -> Level:
             f"{source} holds {len(levels)} levels; pick one with --level N (1-{len(levels)}) or --level TITLE"
         )
     key = str(which).strip()
-    if key.isdigit():
-        n = int(key)
+    if key.isascii() and key.isdigit():  # "²" is a digit to isdigit, not to int
+        n = int(key) if len(key) <= 9 else 0  # thousands of digits: out of range (int() would fail)
         if not 1 <= n <= len(levels):
-            raise InputError(f"--level {n} is out of range: {source} holds {len(levels)} level(s) (1-{len(levels)})")
+            shown = key if len(key) <= 12 else key[:9] + "..."
+            raise InputError(
+                f"--level {shown} is out of range: {source} holds {len(levels)} level(s) (1-{len(levels)})"
+            )
         return levels[n - 1]
     folded = key.casefold()
     for level in levels:
