@@ -5,7 +5,9 @@ or one ``Error:`` line, in bounded time; the commands that read levels exit 0, 2
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fuzzing import (
@@ -29,6 +31,7 @@ from searchkit_sokoban.levels import (
     parse_levels,
     read_source,
 )
+from searchkit_sokoban.play_app import SokobanApp
 
 LEVEL_CHARS = "#@+$*. _-"
 TEXT_CHARS = LEVEL_CHARS + "\n0123456789|;'\"\tTitle:abc\r"
@@ -135,7 +138,7 @@ HUGE = [
 
 
 @pytest.mark.parametrize("name,make", HUGE, ids=[h[0] for h in HUGE])
-def test_huge_levels_are_refused_quickly(name: str, make, tmp_path: Path) -> None:
+def test_huge_levels_are_refused_quickly(name: str, make: Callable[[], str], tmp_path: Path) -> None:
     path = tmp_path / "huge.txt"
     path.write_text(make())
     started = time.perf_counter()
@@ -170,7 +173,12 @@ SMALL_LEVELS = st.one_of(grids(), st.sampled_from(MICROBAN[:8]).flatmap(lambda t
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-def test_solve_list_and_export_on_fuzzed_levels(profile: Profile, tmp_path: Path) -> None:
+def test_solve_list_export_and_play_on_fuzzed_levels(
+    profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SEARCHKIT_PLAY_DIR", str(tmp_path / "autosaves"))
+    started: list[Any] = []
+    monkeypatch.setattr(SokobanApp, "play", lambda self: started.append(self))
     level = tmp_path / "in.txt"
     out = tmp_path / "out.txt"
 
@@ -179,6 +187,7 @@ def test_solve_list_and_export_on_fuzzed_levels(profile: Profile, tmp_path: Path
         out.write_text("previous export\n")
         assert_clean(run_cli("solve", "sokoban", str(level), "--timeout", "1", "--max-nodes", "2000"), (0, 2, 3))
         assert_clean(run_cli("sokoban", "list", str(level)))
+        assert_clean(run_cli("play", "sokoban", str(level), "--new"))
         before = snapshot(tmp_path)
         done = run_cli("sokoban", "export", str(level), "--level", "1", "-o", str(out))
         assert_clean(done)
