@@ -42,7 +42,7 @@ class Profile:
     examples: int
     derandomize: bool
 
-    def settings(self, examples: int | None = None, deadline_s: float = 2.0) -> settings:
+    def configured(self, examples: int | None = None, deadline_s: float = 2.0) -> settings:
         count = examples if examples is not None else self.examples
         if self.name == "heavy":
             count *= 15
@@ -66,7 +66,7 @@ class Profile:
     ) -> None:
         """Draw examples of ``strategy`` and run ``check`` on each."""
 
-        @self.settings(examples, deadline_s)
+        @self.configured(examples, deadline_s)
         @given(strategy)
         def fuzz(value: Any) -> None:
             check(value)
