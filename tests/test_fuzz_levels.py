@@ -197,4 +197,4 @@ def test_solve_list_export_and_play_on_fuzzed_levels(
             assert set(snapshot(tmp_path)) == set(before)  # no temp file left beside it
             assert parse_levels(out.read_text())  # what was exported reads back
 
-    profile.run(SMALL_LEVELS, check, examples=30, deadline_s=15)
+    profile.run(SMALL_LEVELS, check, examples=20, deadline_s=15)

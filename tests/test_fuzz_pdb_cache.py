@@ -103,4 +103,4 @@ def test_pdb_commands_on_bad_cache_files(
         assert path.read_bytes() == good
         assert not list(no_temp_files(tmp_path))
 
-    profile.run(cache_files(good), check, examples=40, deadline_s=10)
+    profile.run(cache_files(good), check, examples=25, deadline_s=10)

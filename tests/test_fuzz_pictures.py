@@ -150,7 +150,12 @@ def test_solve_with_fuzzed_pictures_and_outputs(profile: Profile, tmp_path: Path
             written = {target.name} if target.parent == tmp_path else set()
             assert_no_partial_files(tmp_path, before, written)
 
-    profile.run(st.tuples(IMAGE_BYTES, st.sampled_from(["--png", "--gif", "--frames"]), names), check, examples=40)
+    profile.run(
+        st.tuples(IMAGE_BYTES, st.sampled_from(["--png", "--gif", "--frames"]), names),
+        check,
+        examples=30,
+        deadline_s=10,
+    )
 
 
 @pytest.mark.parametrize("profile", PROFILES)

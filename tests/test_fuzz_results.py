@@ -79,7 +79,7 @@ def test_results_files_read_or_are_refused(profile: Profile, tmp_path: Path) -> 
         path.write_bytes(data)
         parses_or_refuses(lambda: read_records(path, "s"))
 
-    profile.run(FILES, check)
+    profile.run(FILES, check, examples=120, deadline_s=10)  # 10 s: the first picture imports matplotlib
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -97,5 +97,5 @@ def test_plot_end_to_end(profile: Profile, tmp_path: Path) -> None:
         assert_no_partial_files(tmp_path, before, {picture.name} if outcome.code == 0 else set())
 
     profile.run(
-        st.tuples(FILES, st.sampled_from(["cactus", "nodes-cost", "speedup"])), check, examples=40, deadline_s=10
+        st.tuples(FILES, st.sampled_from(["cactus", "nodes-cost", "speedup"])), check, examples=25, deadline_s=10
     )

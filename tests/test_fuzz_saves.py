@@ -129,7 +129,7 @@ def test_play_load_end_to_end(profile: Profile, tmp_path: Path, monkeypatch: pyt
         assert_clean(outcome)
         assert path.read_bytes() == data  # loading never rewrites the file
 
-    profile.run(save_bytes(), check, examples=40, deadline_s=10)
+    profile.run(save_bytes(), check, examples=30, deadline_s=10)
 
 
 def test_a_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
