@@ -15,7 +15,7 @@ import pytest
 from fuzzing import NESTING, PROFILES, Profile, assert_clean, mutated_bytes, parses_or_refuses, run_cli
 from hypothesis import strategies as st
 
-from searchkit.bench.suite import load_suite
+from searchkit.bench.suite import load_suite, parse_select
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 SHIPPED = {p.name: p.read_text(encoding="utf-8") for p in sorted(CONFIGS.glob("*.toml"))}
@@ -159,3 +159,22 @@ def test_deep_nesting_and_other_encodings_are_one_line(tmp_path: Path) -> None:
         outcome = run_cli("bench", str(path))
         assert_clean(outcome, (2,))
         assert needle in outcome.err
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_select_strings(profile: Profile) -> None:
+    """``--select`` / ``[instances] select``: 1-based indices and ranges, or one Error line."""
+    text = st.one_of(
+        st.text(alphabet="0123456789-, ", max_size=20),
+        st.text(max_size=12),
+        st.integers(-5, 10**30).map(str),
+        st.just("1-" + "9" * 5000),
+        SCALARS,
+    )
+
+    def check(case: tuple[object, int]) -> None:
+        value, count = case
+        chosen = parses_or_refuses(lambda: parse_select(value, count, "suite.toml: --select"))
+        assert chosen is None or (chosen and all(1 <= i <= count for i in chosen) and len(set(chosen)) == len(chosen))
+
+    profile.run(st.tuples(text, st.integers(0, 200)), check)
