@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fuzzing import NESTING, PROFILES, Profile, assert_clean, mutated_bytes, no_temp_files, run_cli
+from fuzzing import NESTING, PROFILES, Profile, assert_clean, mutated_bytes, no_temp_files, parses_or_refuses, run_cli
 from hypothesis import strategies as st
 from searchkit_npuzzle.board import make_goal
 from searchkit_npuzzle.pdb import _LOADED, cache_entry, load_or_build, parse_partition
@@ -104,3 +104,23 @@ def test_pdb_commands_on_bad_cache_files(
         assert not list(no_temp_files(tmp_path))
 
     profile.run(cache_files(good), check, examples=25, deadline_s=10)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_partition_strings(profile: Profile) -> None:
+    """``--partition``: a name or groups covering every tile once, or one Error line
+    (parsed only: building what a valid one asks for may rightly take minutes)."""
+    text = st.one_of(
+        st.text(alphabet="0123456789,/ -pdbPDB", max_size=30),
+        st.text(max_size=15),
+        st.sampled_from(["pdb-663", "663", "6-6-3", "pdb-8", "78", "pdb-55554", "1,2/3,4,5", "1,2,3/4,5"]),
+    )
+
+    def check(case: tuple[str, tuple[int, int]]) -> None:
+        value, (width, height) = case
+        part = parses_or_refuses(lambda: parse_partition(value, width, height))
+        if part is not None:
+            tiles = sorted(t for g in part.groups for t in g)
+            assert tiles == list(range(1, width * height))
+
+    profile.run(st.tuples(text, st.sampled_from([(3, 2), (3, 3), (4, 4), (5, 5), (2, 2)])), check)
