@@ -86,7 +86,8 @@ def parses_or_refuses(parse: Callable[[], Any]) -> Any:
         return parse()
     except InputError as e:
         message = str(e)
-        assert message and "\n" not in message.strip(), f"an Error: line must be one line, got {message!r}"
+        # splitlines: "\r", "\v", "\x1c".. "\x1e" and "\u2028" break lines too
+        assert len(message.splitlines()) == 1, f"an Error: line must be one line, got {message!r}"
         assert "Traceback" not in message
         return None
 

@@ -94,3 +94,23 @@ def test_tree_files(profile: Profile, tmp_path: Path) -> None:
         check_refused_or_written(tmp_path, args, (0, 2, 3))
 
     profile.run(st.tuples(FILE_NAMES, st.booleans()), check, examples=10, deadline_s=20)
+
+
+# what the fuzzing found, kept as plain examples (each was a traceback or a split Error line)
+FOUND = [
+    ["solve", "sokoban", "microban:1", "--no-deadlock", "0\r0"],
+    ["solve", "npuzzle", "--size", "1\n"],
+    ["solve", "npuzzle", "--size", "9" * 5000],
+    ["solve", "npuzzle", "--board", "9" * 5000],
+    ["solve", "npuzzle", "--board", "4 1 3 7 2 6 0 5 8", "-e", "astar", "-P", "a\nb=1"],
+    ["solve", "npuzzle", "--board", "4 1 3 7 2 6 0 5 8", "-e", "alternation", "-P", "0\x1e0=1"],
+    ["play", "npuzzle", "--blank", "9,\n9"],
+    ["solve", "sokoban", "microban", "--level", "9" * 5000],
+    ["solve", "sokoban", "microban", "--level", "\u00b2"],
+]
+
+
+@pytest.mark.parametrize("args", FOUND, ids=range(len(FOUND)))
+def test_found_by_fuzzing(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEARCHKIT_PLAY_DIR", str(tmp_path))
+    assert_clean(run_cli(*args), (2,))

@@ -27,14 +27,15 @@ def parse_size(text: str | int | None, board_len: int | None = None) -> tuple[in
     if not m:
         raise InputError(f"--size must be a number or WxH (got {_short(text)!r})")
     if any(g is not None and len(g.lstrip("-")) > 6 for g in m.groups()):  # int() of thousands of digits fails
-        raise InputError(f"--size must be at most {MAX_SIDE} (got {_short(text)})")
+        raise InputError(f"--size must be at most {MAX_SIDE} (got {_short(' '.join(str(text).split()))})")
     width = int(m.group(1))
     height = int(m.group(2)) if m.group(2) else width
+    shown = " ".join(str(text).split())  # the regex lets newlines through around the numbers
     for side in (width, height):
         if side < 2:
-            raise InputError(f"--size must be at least 2 (got {text})")
+            raise InputError(f"--size must be at least 2 (got {shown})")
         if side > MAX_SIDE:
-            raise InputError(f"--size must be at most {MAX_SIDE} (got {text})")
+            raise InputError(f"--size must be at most {MAX_SIDE} (got {shown})")
     return width, height
 
 
