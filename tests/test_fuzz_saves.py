@@ -22,6 +22,7 @@ from searchkit_sokoban.play_app import SokobanApp
 
 from searchkit.errors import InputError
 from searchkit.play import GameSession, read_save, write_save
+from searchkit.play.saves import SaveData
 
 
 def npuzzle_save() -> dict[str, Any]:
@@ -146,3 +147,24 @@ def test_a_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mo
     with pytest.raises(InputError, match="No space left"):
         write_save(path, game.to_save())
     assert snapshot(tmp_path) == before  # the old save, and no temporary file beside it
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_move_strings(profile: Profile) -> None:
+    """Moves as a save's history holds them (LURD letters for Sokoban, U D L R for the
+    n-puzzle), or anything else: a legal move or a refusal, and undo gets back to the start."""
+    moves = st.lists(st.one_of(st.sampled_from(list("udlrUDLR")), st.text(max_size=3)), max_size=60)
+
+    def check(case: tuple[str, list[str]]) -> None:
+        domain, played = case
+        doc = SAVES[domain]
+        game = GAMES[domain].from_save(SaveData(domain, doc["params"], doc["start"], doc["current"], doc["history"]))
+        game.restart()
+        start = game.current_json()
+        for move in played:
+            assert game.play(move) in (True, False)
+        while game.undo():
+            pass
+        assert game.current_json() == start
+
+    profile.run(st.tuples(st.sampled_from(sorted(SAVES)), moves), check, examples=100)
