@@ -23,30 +23,40 @@ def parse_size(text: str | int | None, board_len: int | None = None) -> tuple[in
         if side * side != board_len:
             raise InputError(f"a board of {board_len} tiles is not square: give --size WxH")
         text = str(side)
-    m = re.fullmatch(r"\s*(-?\d+)\s*(?:[xX]\s*(-?\d+)\s*)?", str(text))
+    m = re.fullmatch(r"\s*(-?[0-9]+)\s*(?:[xX]\s*(-?[0-9]+)\s*)?", str(text))
     if not m:
-        raise InputError(f"--size must be a number or WxH (got {text!r})")
+        raise InputError(f"--size must be a number or WxH (got {_short(text)!r})")
+    if any(g is not None and len(g.lstrip("-")) > 6 for g in m.groups()):  # int() of thousands of digits fails
+        raise InputError(f"--size must be at most {MAX_SIDE} (got {_short(' '.join(str(text).split()))})")
     width = int(m.group(1))
     height = int(m.group(2)) if m.group(2) else width
+    shown = " ".join(str(text).split())  # the regex lets newlines through around the numbers
     for side in (width, height):
         if side < 2:
-            raise InputError(f"--size must be at least 2 (got {text})")
+            raise InputError(f"--size must be at least 2 (got {shown})")
         if side > MAX_SIDE:
-            raise InputError(f"--size must be at most {MAX_SIDE} (got {text})")
+            raise InputError(f"--size must be at most {MAX_SIDE} (got {shown})")
     return width, height
 
 
+def _short(text: object, limit: int = 40) -> str:
+    """``text`` for an error message, cut to ``limit`` characters."""
+    s = str(text)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
 def parse_tiles(text: str, what: str = "board") -> tuple[int, ...]:
-    """Tiles from ``"1 2 3 ..."`` (spaces or commas), row-major, 0 = blank."""
+    """Tiles from ``"1 2 3 ..."`` (spaces or commas), row-major, 0 = blank (ASCII digits only)."""
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
     if not parts:
         raise InputError(f"the {what} is empty")
     tiles = []
     for p in parts:
-        try:
-            tiles.append(int(p))
-        except ValueError:
-            raise InputError(f"the {what} holds {p!r}, which is not a whole number") from None
+        if not re.fullmatch(r"[+-]?[0-9]+", p):
+            raise InputError(f"the {what} holds {_short(p)!r}, which is not a whole number")
+        if len(p.lstrip("+-").lstrip("0")) > 9:
+            raise InputError(f"the {what} holds {_short(p)}, far too large a tile number")
+        tiles.append(int(p))
     return tuple(tiles)
 
 

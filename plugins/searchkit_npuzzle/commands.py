@@ -92,10 +92,12 @@ def info(
         typer.echo(f"cache directory: {directory}")
         for f in files:
             try:
-                header, _ = pdb_cache.read_header(f.read_bytes()[: 1 << 16])
+                with open(f, "rb") as fh:  # the header only: a file may be hundreds of MB
+                    header, _ = pdb_cache.read_header(fh.read(len(pdb_cache.MAGIC) + 8 + (1 << 20)))
+                goal = header.get("goal")
                 what = (
                     f"{header.get('partition')} {header.get('width')}x{header.get('height')} goal "
-                    f"{' '.join(map(str, header.get('goal', [])))}"
+                    f"{' '.join(map(str, goal)) if isinstance(goal, list) else goal}"
                 )
             except (OSError, pdb_cache.CacheError) as e:
                 what = f"unreadable ({e})"

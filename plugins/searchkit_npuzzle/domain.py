@@ -218,6 +218,8 @@ class NPuzzleDomain(Domain):
             text = path.read_text(encoding="utf-8-sig")
         except OSError as e:
             raise InputError(f"cannot read instance file {path}: {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise InputError(f"instance file {path} is not UTF-8 text (byte {e.start})") from None
         instances = []
         for lineno, line in enumerate(text.splitlines(), 1):
             line = line.split("#", 1)[0].strip()

@@ -50,7 +50,7 @@ def parse_blank(spec: str | int | None, width: int, height: int) -> int:
         except ValueError:
             raise InputError(f"--blank ROW,COL needs two whole numbers (got {spec!r})") from None
         if not (1 <= r <= height and 1 <= c <= width):
-            raise InputError(f"--blank {spec} is off the {width}x{height} board")
+            raise InputError(f"--blank {spec!r} is off the {width}x{height} board")
         return (r - 1) * width + (c - 1)
     try:
         cell = int(text)

@@ -59,11 +59,13 @@ def load_picture(path: str | Path, size: tuple[int, int]) -> Image.Image:
         if path.stat().st_size == 0:
             raise InputError(f"image {str(path)!r} is an empty file")
         with warnings.catch_warnings():
-            # over MAX_IMAGE_PIXELS Pillow only warns; the size check below decides
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            # over MAX_IMAGE_PIXELS Pillow only warns, and on a broken file it warns before it
+            # fails ("Corrupt EXIF data", printed with its source line): the size check and the
+            # errors below decide, in one line
+            warnings.simplefilter("ignore")
             with Image.open(path) as im:
                 im = _decode(im, size, path)
-        return _fit(im, size)
+            return _fit(im, size)
     except InputError:  # already one clear line (an InputError is a ValueError: keep it out of the net below)
         raise
     except Image.DecompressionBombError:

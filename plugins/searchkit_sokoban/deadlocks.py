@@ -40,7 +40,8 @@ def parse_disabled(spec: str | None) -> frozenset[str]:
         return frozenset(DETECTORS)
     unknown = names - set(DETECTORS)
     if unknown:
-        raise InputError(f"unknown deadlock detector {', '.join(sorted(unknown))} (known: {', '.join(DETECTORS)}, all)")
+        shown = ", ".join(n if n.isprintable() else repr(n) for n in sorted(unknown))  # "\r" would split the line
+        raise InputError(f"unknown deadlock detector {shown} (known: {', '.join(DETECTORS)}, all)")
     return frozenset(names)
 
 

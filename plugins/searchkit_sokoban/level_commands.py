@@ -43,8 +43,8 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
         return
-    try:
-        write_atomic(output, text)  # a file the user had there is replaced whole or not at all
+    try:  # atomic: a failed write never leaves half a level file where a good one was
+        write_atomic(output, text)
     except OSError as e:
         raise InputError(f"cannot write {output}: {e.strerror}") from None
     typer.echo(f"wrote {len(chosen)} level(s) to {output}", err=True)

@@ -20,7 +20,9 @@ WALL, PLAYER, PLAYER_GOAL, BOX, BOX_GOAL, GOAL, FLOOR = "#", "@", "+", "$", "*",
 BOARD_CHARS = frozenset("#@+$*.-_ ")
 ROW_CHARS = BOARD_CHARS | frozenset("0123456789|")
 BUNDLED = {"microban": "microban.txt"}
-_RLE = re.compile(r"(\d+)(.)")
+MAX_SIDE = 100  # rows and columns of a level: bigger boards take minutes just to set up (push distances)
+MAX_FILE_BYTES = 8 * 1024 * 1024  # a level file; the largest collections are a few MB
+_RLE = re.compile(r"([0-9]+)(.)")
 _KEY_VALUE = re.compile(r"^\s*(title|author|comment|date|collection)\s*:\s*(.*)$", re.IGNORECASE)
 
 
@@ -58,11 +60,23 @@ class _Block:
     after: list[str] = field(default_factory=list)  # Title:-style lines right after it
 
 
-def expand_row(text: str) -> list[str]:
-    """Expand run-length counts and split ``|``-separated rows."""
-    if any(c.isdigit() for c in text):
+def expand_row(text: str, limit: int = MAX_SIDE) -> list[str]:
+    """Expand run-length counts and split ``|``-separated rows.
+
+    ValueError (`parse_levels` adds where) when a row would be longer than ``limit`` or the
+    line would make more than ``limit`` rows: ``99999999#`` is refused before it is expanded."""
+    if any(c in "0123456789" for c in text):
+        counts = [m.group(1) for m in _RLE.finditer(text)]
+        if any(len(c) > 9 for c in counts) or len(_RLE.sub("", text)) + sum(map(int, counts)) > limit * (limit + 1):
+            raise ValueError(f"expands to more than {limit} x {limit} squares")
         text = _RLE.sub(lambda m: m.group(2) * int(m.group(1)), text)
-    return text.split("|")
+    rows = text.split("|")
+    if len(rows) > limit:
+        raise ValueError(f"makes {len(rows)} rows; a level may have at most {limit}")
+    wide = max(len(r.rstrip()) for r in rows)
+    if wide > limit:
+        raise ValueError(f"makes a row {wide} squares wide; a level may be at most {limit}")
+    return rows
 
 
 def _is_row(line: str) -> bool:
@@ -136,10 +150,15 @@ def _titles(block: _Block) -> tuple[str | None, tuple[str, ...]]:
     return (names[0] if names else None), tuple(names)
 
 
-def _normalise(rows: list[tuple[int, str]]) -> tuple[list[str], int]:
+def _normalise(rows: list[tuple[int, str]], where: str) -> tuple[list[str], int]:
     out: list[str] = []
-    for _number, row in rows:
-        out.extend(expand_row(row))
+    for number, row in rows:
+        try:
+            out.extend(expand_row(row))
+        except ValueError as e:
+            raise InputError(f"{where}: line {number} {e}") from None
+        if len(out) > MAX_SIDE:
+            raise InputError(f"{where}: the level is more than {MAX_SIDE} rows high (line {number})")
     out = [r.rstrip() for r in out]
     while out and not out[-1].strip():
         out.pop()
@@ -196,13 +215,17 @@ def validate(rows: list[str], where: str) -> None:
 
 
 def parse_levels(text: str, source: str = "<text>") -> list[Level]:
-    """Every level of a file, validated, in file order."""
+    """Every level of a file, validated, in file order.  A level may be at most `MAX_SIDE`
+    rows and columns, the text at most `MAX_FILE_BYTES` characters (InputError beyond)."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(f"{source}: {len(text):,} characters is too long for level files (at most {MAX_FILE_BYTES:,})")
     blocks, _trailing = _blocks(text, source)
     levels = []
     for i, block in enumerate(blocks, 1):
-        rows, line = _normalise(block.rows)
         title, names = _titles(block)
+        line = block.rows[0][0]
         where = f"{source}: level {title or i} (line {line})" if len(blocks) > 1 else source
+        rows, _line = _normalise(block.rows, where)
         validate(rows, where)
         levels.append(Level(tuple(rows), title, names, i, source))
     return levels
@@ -224,10 +247,13 @@ def select(levels: list[Level], which: str | int | None, source: str) -> Level:
             f"{source} holds {len(levels)} levels; pick one with --level N (1-{len(levels)}) or --level TITLE"
         )
     key = str(which).strip()
-    if key.isdigit():
-        n = int(key)
+    if key.isascii() and key.isdigit():  # "²" is a digit to isdigit, not to int
+        n = int(key) if len(key) <= 9 else 0  # thousands of digits: out of range (int() would fail)
         if not 1 <= n <= len(levels):
-            raise InputError(f"--level {n} is out of range: {source} holds {len(levels)} level(s) (1-{len(levels)})")
+            shown = key if len(key) <= 12 else key[:9] + "..."
+            raise InputError(
+                f"--level {shown} is out of range: {source} holds {len(levels)} level(s) (1-{len(levels)})"
+            )
         return levels[n - 1]
     folded = key.casefold()
     for level in levels:
@@ -271,16 +297,29 @@ def read_source(source: str, base_dir: Path | None = None) -> tuple[list[Level],
     if path.is_dir():
         raise InputError(f"level file {source!r} is a directory")
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)  # never more: a huge file is refused, not read
     except OSError as e:
-        raise InputError(f"cannot read level file {source!r}: {e.strerror}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+        raise InputError(f"cannot read level file {source!r}: {e.strerror or e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(f"level file {source!r} is larger than {MAX_FILE_BYTES >> 20} MB: not a Sokoban level file")
+    text = decode_level_bytes(data)
     if not text.strip():
         raise InputError(f"level file {source!r} is empty")
     return parse_levels(text, path.name), None, path.name
+
+
+def decode_level_bytes(data: bytes) -> str:
+    """Text of a level file: UTF-8 (BOM or not), UTF-16 with its BOM (Windows editors), else latin-1."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def load_level(source: str, level: str | int | None = None, base_dir: Path | None = None) -> Level:

@@ -138,6 +138,7 @@ def prepare_job(
     if info is None:
         raise InputError(f"unknown baseline engine {engine!r} (known: {', '.join(BASELINES)})")
     if params:
-        raise InputError(f"engine {engine!r} takes no parameter {', '.join(sorted(params))}")
+        names = ", ".join(n if n.isprintable() else repr(n) for n in sorted(params))
+        raise InputError(f"engine {engine!r} takes no parameter {names}")
     job = prepare(domain, options, _TWIN[engine], heuristic, None)
     return dataclasses.replace(job, engine=info)

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..atomic import atomic_path
 from ..errors import InputError
+from .runner import record_problem
 
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 KINDS = ("cactus", "nodes-cost", "speedup")
@@ -47,12 +48,13 @@ def load_results(paths: Iterable[Path]) -> list[dict[str, Any]]:
                 continue
             try:
                 record = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
                 if n - 1 == last:
                     continue  # a run killed mid-write: the torn tail is not a result
                 raise InputError(f"{path}: line {n} is not JSON") from None
-            if not isinstance(record, dict) or not {"config", "instance", "status", "stats"} <= set(record):
-                raise InputError(f"{path}: line {n} is not a bench result record")
+            problem = record_problem(record)
+            if problem is not None:
+                raise InputError(f"{path}: line {n} {problem}")
             records.append(record)
     if not records:
         raise InputError("no results to plot (the results files are empty)")

@@ -13,6 +13,7 @@ the moment they arrive, so an interrupted run loses only the runs in flight, and
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,6 +122,35 @@ def run_suite(
     return outcome
 
 
+def _is_name(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _is_count(value: Any) -> bool:
+    return _is_name(value) and not isinstance(value, str) and math.isfinite(value)
+
+
+def record_problem(record: Any) -> str | None:
+    """What makes ``record`` (one line of a results file) unusable, or None: the fields the
+    summaries and plots read must have the types `run_suite` writes them with."""
+    if not isinstance(record, dict) or not {"config", "instance", "status", "stats"} <= set(record):
+        return "is not a bench result record"
+    for key in ("config", "instance", "status"):
+        if not _is_name(record[key]):
+            return f"is not a bench result record ({key} is not text)"
+    if record.get("suite") is not None and not _is_name(record["suite"]):
+        return "is not a bench result record (suite is not text)"
+    stats = record["stats"]
+    if not isinstance(stats, dict):
+        return "is not a bench result record (stats is not an object)"
+    for key in ("elapsed_s", "expanded", "generated"):
+        if stats.get(key) is not None and not _is_count(stats[key]):
+            return f"is not a bench result record (stats {key} is not a number)"
+    if record.get("cost") is not None and not _is_count(record["cost"]):
+        return "is not a bench result record (cost is not a number)"
+    return None
+
+
 def read_records(path: Path, suite_name: str) -> list[dict[str, Any]]:
     """The records a results file holds; a torn last line (a run killed mid-write) is cut off."""
     try:
@@ -139,10 +169,11 @@ def read_records(path: Path, suite_name: str) -> list[dict[str, Any]]:
             continue
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
             raise InputError(f"{path}: line {n} is not JSON; not resuming into it") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{path}: line {n} is not a result record")
+        problem = record_problem(record)
+        if problem is not None:
+            raise InputError(f"{path}: line {n} {problem}; not resuming into it")
         if record.get("suite") != suite_name:
             raise InputError(f"{path}: line {n} belongs to suite {record.get('suite')!r}, not {suite_name!r}")
         records.append(record)

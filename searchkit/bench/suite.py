@@ -95,6 +95,12 @@ def load_suite(
         raise InputError(f"suite file {where} is a directory") from None
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{where}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{where}: not valid TOML: not UTF-8 text (byte {e.start})") from None
+    except RecursionError:
+        raise InputError(f"{where}: not valid TOML: arrays or tables nested too deeply") from None
+    except OSError as e:
+        raise InputError(f"cannot read suite file {where}: {e.strerror or e}") from None
     _no_unknown(where, "", data, TOP_KEYS)
 
     domain_name = _required_string(where, "domain", data.get("domain"))

@@ -167,7 +167,8 @@ class EngineInfo:
         unknown = sorted(set(params) - set(self.specs))
         if unknown:
             takes = ", ".join(self.specs) or "none"
-            raise InputError(f"engine {self.name!r} takes no parameter {', '.join(unknown)} (it takes: {takes})")
+            names = ", ".join(n if n.isprintable() else repr(n) for n in unknown)  # a newline would split the line
+            raise InputError(f"engine {self.name!r} takes no parameter {names} (it takes: {takes})")
         out = {name: self.specs[name].parse(value, self.name) for name, value in params.items()}
         for name, spec in self.specs.items():
             if spec.required and not out.get(name):

@@ -91,6 +91,8 @@ def read_save(path: str | os.PathLike, domain: str | None = None) -> SaveData:
         raise InputError(f"{where} is not text: not a searchkit save") from None
     except json.JSONDecodeError as e:
         raise InputError(f"{where} is corrupt or truncated (bad JSON at line {e.lineno}, column {e.colno})") from None
+    except (ValueError, RecursionError):  # a number of thousands of digits, lists nested thousands deep
+        raise InputError(f"{where} is not a searchkit save (numbers or nesting beyond any save)") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InputError(f'{where} is not a searchkit save (no "format": "{FORMAT}")')
     version = doc.get("version")

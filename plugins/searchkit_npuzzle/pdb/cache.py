@@ -105,7 +105,7 @@ def read_header(data: bytes | memoryview) -> tuple[dict[str, Any], int]:
         raise CacheError("truncated header")
     try:
         header = json.loads(bytes(data[start : start + length]))
-    except ValueError:
+    except (ValueError, RecursionError):
         raise CacheError("unreadable header") from None
     if not isinstance(header, dict):
         raise CacheError("unreadable header")
