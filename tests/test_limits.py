@@ -98,7 +98,7 @@ def test_interrupt_from_another_thread(counter, engine):
     finally:
         timer.cancel()
     assert_stopped(result, "interrupted")
-    assert 0.1 <= wall < 2.0
+    assert 0.08 <= wall < 2.0  # the clock starts a little after the timer: not stopped early
 
 
 def test_an_interrupt_set_before_the_search_stops_it_at_the_first_check(counter):
