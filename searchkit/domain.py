@@ -126,6 +126,13 @@ class Domain:
     ) -> None:
         """Write extra outputs a run asked for (pictures, files); ``echo`` goes to stderr."""
 
+    def improve(self, problem: Problem, result: Result, options: dict[str, Any], seconds_left: float | None) -> Result:
+        """A solution no worse than ``result``'s (an optimizer's pass over it), or ``result``.
+
+        Called after the replay with the time left of the run's timeout (None: no timeout);
+        the host replays what comes back.  The default improves nothing."""
+        return result
+
     def replay(self, problem: Problem, result: Result) -> None:
         """Check the solution step by step; raise AssertionError when it is wrong."""
         from .verify import replay
