@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,9 @@ class SokobanDomain(Domain):
         if optimize not in OPTIMIZE:
             raise InputError(f"--optimize must be one of {', '.join(OPTIMIZE)} (got {optimize!r})")
         disabled = parse_disabled(options.get("no_deadlock"))
+        seconds = options.get("improve_time")
+        if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):
+            raise InputError(f"--improve-time must be a number of seconds, 0 or more (got {seconds})")
         if any(options.get(k) for k in ("gif", "png", "frames")) or (options.get("frames_per") or "push") != "push":
             from .picture import check_options
 
@@ -149,8 +153,6 @@ class SokobanDomain(Domain):
         seconds = options.get("improve_time")
         if seconds is None:
             seconds = auto_seconds(board, len(pushes))
-        elif not seconds >= 0:
-            raise InputError(f"--improve-time must be a number of seconds, 0 or more (got {seconds})")
         if seconds_left is not None:
             seconds = min(seconds, seconds_left - IMPROVE_MARGIN_S)
         found = replay_lurd(board.level, lurd)
