@@ -22,9 +22,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
 
 from searchkit import InputError, Limits
 from searchkit.engines import BestFirstSearch
@@ -37,9 +34,15 @@ from .rules import Step, illegal, step
 
 BIG = 1 << 20  # one unit of the first criterion in the lexicographic cost (moves of a level stay far below it)
 PUSHES, MOVES = "pushes", "moves"
+COUNT = "push-count"  # pushes alone, the player's region as in the solver: the first, faster phase
 UNREACHABLE = 1 << 30
 MAX_STORED = 300_000  # states of one window search before it gives up (~100 MB)
-KS = (1, 2, 3, 4)  # boxes a vicinity position may differ by, tried in turn
+# (boxes a vicinity position may differ by, window size in pushes), cheapest first; a window
+# larger than the path is the whole path
+SCHEDULE = ((1, 20), (1, 40), (2, 40), (1, 80), (2, 80), (3, 60), (3, 120), (4, 120), (4, 240))
+SEARCH_SHARE = 0.5  # of the time left that one window search may take (at least SEARCH_MIN_S)
+SEARCH_MIN_S = 1.0
+MOVES_SHARE = 0.25  # of the time that the pushes-then-moves phase keeps when optimizing pushes
 
 
 @dataclass
@@ -87,26 +90,28 @@ def parse_solution(board: Board, lurd: str) -> list[Push]:
 
 
 class _Path:
-    """The positions along a push list (player on its exact square) and each push's moves."""
+    """The positions along a push list: with the player's exact square (``exact``), as a
+    search's states (``states``: the player's region in pushes mode), and each push's moves."""
 
-    def __init__(self, problem: SokobanProblem, pushes: list[Push]):
-        board = problem.board
+    def __init__(self, walker: SokobanProblem, base: SokobanProblem, pushes: list[Push]):
+        board = walker.board
         self.pushes = pushes
         boxes, player = board.start_boxes, board.player_start
-        self.states = [(boxes, player)]
+        self.exact = [(boxes, player)]
         self.moves: list[int] = []
         for p in pushes:
-            walks = problem._walk_lengths(boxes, player)
+            walks = walker._walk_lengths(boxes, player)
             o = board.offsets[p.direction]
             self.moves.append(walks[p.square - o] + 1)
             boxes = boxes ^ (1 << p.square) ^ (1 << (p.square + o))
             player = p.square
-            self.states.append((boxes, player))
+            self.exact.append((boxes, player))
+        self.states = self.exact if base.moves else [(b, base._normal(b, q)) for b, q in self.exact]
 
-    def cost(self, i: int, j: int, metric: str) -> int:
-        """The lexicographic cost of pushes ``i+1..j``."""
-        moves = sum(self.moves[i:j])
-        return (j - i) * BIG + moves if metric == PUSHES else moves * BIG + (j - i)
+    def key(self, metric: str) -> tuple[int, int]:
+        """The whole path's cost in ``metric`` order: (pushes, moves) or (moves, pushes)."""
+        moves = sum(self.moves)
+        return (moves, len(self.pushes)) if metric == MOVES else (len(self.pushes), moves)
 
 
 class _Distances:
@@ -156,11 +161,20 @@ class _Vicinity:
         self.metric = metric
         self.final = final  # the goal is the solved position, wherever the player stands
         self.dist = dist
-        self._miss: dict[int, Any] = {}
-        # per box set: how many of its boxes each path position of the window lacks
+        # per box set, how many of its boxes each path position of the window lacks: one
+        # field of `width` bits a position, packed in an int, so a push updates all at once
+        nboxes = self.start[0].bit_count()
+        self.field = field = max(7, nboxes.bit_length() + 2)
+        n = len(self.near)
+        self.high = sum(1 << (i * field + field - 1) for i in range(n))
+        # adding this sets a field's high bit exactly when its count exceeds k
+        self.over = sum(((1 << (field - 1)) - (k + 1)) << (i * field) for i in range(n))
+        self._miss: dict[int, int] = {}
         start_boxes = self.start[0]
-        self.counts: dict[int, Any] = {start_boxes: sum(self.miss(x) for x in bits(start_boxes))}
-        self.h_unit = BIG + 1 if metric == PUSHES else BIG  # a push costs at least this much
+        self.counts: dict[int, int] = {start_boxes: sum(self.miss(x) for x in bits(start_boxes))}
+        self._mine = 0
+        # a push costs at least this much: in pushes-first order also a move, in moves-first order
+        self.h_unit = BIG + 1 if metric == PUSHES else BIG if metric == MOVES else 1
 
     def initial_state(self) -> tuple[int, int]:
         return self.start
@@ -170,11 +184,13 @@ class _Vicinity:
             return state[0] == self.target[0]
         return state == self.target
 
-    def miss(self, square: int) -> Any:
-        """1 for each path position of the window without a box on ``square``, else 0."""
+    def miss(self, square: int) -> int:
+        """1 in the field of each path position of the window without a box on ``square``."""
         got = self._miss.get(square)
         if got is None:
-            got = self._miss[square] = np.array([not b >> square & 1 for b in self.near], dtype=np.int16)
+            field = self.field
+            got = sum(1 << (i * field) for i, b in enumerate(self.near) if not b >> square & 1)
+            self._miss[square] = got
         return got
 
     def heuristic(self, state: tuple[int, int]) -> float:
@@ -191,22 +207,31 @@ class _Vicinity:
             total += min(d[x] for d in free)
         return total * self.h_unit if total < UNREACHABLE else float("inf")
 
+    def _admit(self, src: int, dst: int, boxes: int) -> bool:
+        """The push's child is in the vicinity (its counts are kept for its own children)."""
+        counts = self.counts
+        if boxes in counts:
+            return True
+        have = self._mine - self.miss(src) + self.miss(dst)
+        if (have + self.over) & self.high == self.high:
+            return False
+        counts[boxes] = have
+        return True
+
     def successors(self, state: tuple[int, int]) -> list[tuple[Push, tuple[int, int], int]]:
-        counts, miss, k = self.counts, self.miss, self.k
-        mine = counts[state[0]]
-        offs = self.base.board.offsets
-        pushes_first = self.metric == PUSHES
-        out = []
-        for action, child, moves, _h in self.base._expand(state, False):
-            have = counts.get(child[0])
-            if have is None:
-                src = action.square
-                have = mine - miss(src) + miss(src + offs[action.direction])
-                if have.min() > k:
-                    continue  # outside the vicinity: not stored, recounted if met again
-                counts[child[0]] = have
-            out.append((action, child, BIG + moves if pushes_first else moves * BIG + 1))
-        return out
+        base = self.base
+        self._mine = self.counts[state[0]]
+        base.admit = self._admit
+        try:
+            children = base._expand(state, False)
+        finally:
+            base.admit = None
+        metric = self.metric
+        if metric == PUSHES:
+            return [(a, child, BIG + moves) for a, child, moves, _h in children]
+        if metric == MOVES:
+            return [(a, child, moves * BIG + 1) for a, child, moves, _h in children]
+        return [(a, child, 1) for a, child, _c, _h in children]
 
 
 def _search(problem: _Vicinity, seconds: float, log: Callable[[str], None] | None) -> list[Push] | None:
@@ -241,52 +266,67 @@ def improve_pushes(
     log: Callable[[str], None] | None = None,
 ) -> list[Push]:
     """A push list no worse than ``pushes`` (in ``metric`` then the other), found within
-    ``seconds`` by vicinity searches over windows of the path."""
+    ``seconds`` by vicinity searches over windows of the path.
+
+    For pushes, a first phase counts pushes alone on the solver's states (the player's
+    region: far fewer states, no walks); the second (at least `MOVES_SHARE` of the time)
+    orders by pushes then moves on exact player squares."""
     deadline = time.perf_counter() + seconds
-    base = SokobanProblem(board, None, optimize=MOVES)  # exact player squares, walks counted
-    path = _Path(base, pushes)
-    dist = _Distances(board)
-    k_index = 0
-    size = 0
-    while k_index < len(KS) and time.perf_counter() < deadline:
-        k = KS[k_index]
+    walker = SokobanProblem(board, None, optimize=MOVES)  # exact player squares, walks counted
+    path = _Path(walker, walker, pushes)
+    if metric == PUSHES:
+        regions = SokobanProblem(board, None, optimize=PUSHES)
+        regions.pruning.corral = False  # corral pruning may cut the path itself out of the vicinity
+        first_until = deadline - MOVES_SHARE * seconds
+        path = _phase(walker, regions, path, COUNT, metric, first_until, log)
+    return _phase(walker, walker, path, metric, metric, deadline, log).pushes
+
+
+def _phase(
+    walker: SokobanProblem,
+    base: SokobanProblem,
+    path: _Path,
+    search_metric: str,
+    metric: str,
+    deadline: float,
+    log: Callable[[str], None] | None,
+) -> _Path:
+    """Window searches in `SCHEDULE` order on ``base``'s states until ``deadline``; a pass
+    that improves is run again before the next."""
+    path = _Path(walker, base, path.pushes)
+    dist = _Distances(walker.board)
+    done: set[tuple[int, int]] = set()
+    step = 0
+    while step < len(SCHEDULE) and time.perf_counter() < deadline:
+        k, size = SCHEDULE[step]
         n = len(path.pushes)
-        size = n if n <= 60 else max(20, min(n, 40 * (k_index + 1)))
+        size = min(size, n)
+        if (k, size) in done or n == 0:
+            step += 1
+            continue
         improved = False
         for i, j in _windows(n, size):
-            if i >= len(path.pushes):
+            n = len(path.pushes)
+            if i >= n:
                 break
-            j = min(j, len(path.pushes))
+            j = min(j, n)
             left = deadline - time.perf_counter()
             if left <= 0:
                 break
-            final = j == len(path.pushes)
-            problem = _Vicinity(base, dist, path, i, j, k, metric, final)
-            found = _search(problem, left, log)
+            problem = _Vicinity(base, dist, path, i, j, k, search_metric, j == n)
+            found = _search(problem, max(SEARCH_MIN_S, left * SEARCH_SHARE) if left > SEARCH_MIN_S else left, log)
             if found is None:
                 continue
-            new_cost = _cost_of(base, path.states[i], found, metric)
-            if new_cost < path.cost(i, j, metric):
-                spliced = path.pushes[:i] + found + path.pushes[j:]
+            better = _Path(walker, base, path.pushes[:i] + found + path.pushes[j:])
+            if better.key(metric) < path.key(metric):
                 if log is not None:
-                    log(f"k={k} window {i}..{j}: {j - i} -> {len(found)} pushes")
-                path = _Path(base, spliced)
+                    log(f"{search_metric} k={k} window {i}..{j}: {path.key(metric)} -> {better.key(metric)}")
+                path = better
                 improved = True
         if not improved:
-            k_index += 1
-    return path.pushes
-
-
-def _cost_of(base: SokobanProblem, start: tuple[int, int], pushes: list[Push], metric: str) -> int:
-    boxes, player = start
-    offs = base.board.offsets
-    moves = 0
-    for p in pushes:
-        o = offs[p.direction]
-        moves += base._walk_lengths(boxes, player)[p.square - o] + 1
-        boxes = boxes ^ (1 << p.square) ^ (1 << (p.square + o))
-        player = p.square
-    return len(pushes) * BIG + moves if metric == PUSHES else moves * BIG + len(pushes)
+            done.add((k, size))
+            step += 1
+    return path
 
 
 def optimize(
