@@ -173,6 +173,7 @@ class _Vicinity:
         start_boxes = self.start[0]
         self.counts: dict[int, int] = {start_boxes: sum(self.miss(x) for x in bits(start_boxes))}
         self._mine = 0
+        self._h: dict[int, float] = {}  # the estimate depends on the boxes alone
         # a push costs at least this much: in pushes-first order also a move, in moves-first order
         self.h_unit = BIG + 1 if metric == PUSHES else BIG if metric == MOVES else 1
 
@@ -197,15 +198,19 @@ class _Vicinity:
         """Each box off the target's squares takes at least its push distance (walls only,
         `_Distances`) to the nearest free target square."""
         boxes = state[0]
+        got = self._h.get(boxes)
+        if got is not None:
+            return got
         tboxes = self.target[0]
         extra = boxes & ~tboxes
-        if not extra:
-            return 0
-        free = [self.dist.to(t) for t in bits(tboxes & ~boxes)]
         total = 0
-        for x in bits(extra):
-            total += min(d[x] for d in free)
-        return total * self.h_unit if total < UNREACHABLE else float("inf")
+        if extra:
+            free = [self.dist.to(t) for t in bits(tboxes & ~boxes)]
+            for x in bits(extra):
+                total += min(d[x] for d in free)
+        h = total * self.h_unit if total < UNREACHABLE else float("inf")
+        self._h[boxes] = h
+        return h
 
     def _admit(self, src: int, dst: int, boxes: int) -> bool:
         """The push's child is in the vicinity (its counts are kept for its own children)."""
