@@ -23,6 +23,20 @@ OPTIMIZE = ("pushes", "moves")
 IMPROVE_MARGIN_S = 0.2  # of a run's timeout left for the replay and the output after the optimizer
 
 
+def improve_seconds(options: dict[str, Any]) -> float | None:
+    """``--improve-time`` checked: seconds, 0 or more (None: the level's default)."""
+    value = options.get("improve_time")
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if isinstance(value, bool) or not (math.isfinite(seconds) and seconds >= 0):
+        raise InputError(f"--improve-time must be a number of seconds, 0 or more (got {value!r})")
+    return seconds
+
+
 class SokobanDomain(Domain):
     name = "sokoban"
     summary = "Sokoban levels (standard text format, bundled Microban): push search with deadlock pruning"
@@ -42,8 +56,9 @@ class SokobanDomain(Domain):
             float,
             None,
             help="seconds to shorten the solution found (default: 1 s and more for larger levels; within --timeout)",
+            output=True,
         ),
-        Param("no_improve", bool, False, help="print the solution as found, without the optimizer's pass"),
+        Param("no_improve", bool, False, help="print the solution as found, without the optimizer's pass", output=True),
         Param("no_deadlock", str, None, help=f"turn detectors off, comma list: {','.join(DETECTORS)} or all"),
         Param("boards", bool, False, help="print the board after every push", output=True),
         Param("gif", str, None, help="write an animated GIF of the solution to this file", output=True),
@@ -94,9 +109,7 @@ class SokobanDomain(Domain):
         if optimize not in OPTIMIZE:
             raise InputError(f"--optimize must be one of {', '.join(OPTIMIZE)} (got {optimize!r})")
         disabled = parse_disabled(options.get("no_deadlock"))
-        seconds = options.get("improve_time")
-        if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):
-            raise InputError(f"--improve-time must be a number of seconds, 0 or more (got {seconds})")
+        improve_seconds(options)  # a bad value fails now, not after the search
         if any(options.get(k) for k in ("gif", "png", "frames")) or (options.get("frames_per") or "push") != "push":
             from .picture import check_options
 
@@ -150,7 +163,7 @@ class SokobanDomain(Domain):
         if not lurd:
             return result
         pushes = parse_solution(board, lurd)
-        seconds = options.get("improve_time")
+        seconds = improve_seconds(options)
         if seconds is None:
             seconds = auto_seconds(board, len(pushes))
         if seconds_left is not None:
