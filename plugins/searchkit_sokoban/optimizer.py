@@ -42,6 +42,7 @@ MAX_STORED = 300_000  # states of one window search before it gives up (~100 MB)
 SCHEDULE = ((1, 20), (1, 40), (2, 40), (1, 80), (2, 80), (3, 60), (3, 120), (4, 120), (4, 240))
 SEARCH_SHARE = 0.5  # of the time left that one window search may take (at least SEARCH_MIN_S)
 SEARCH_MIN_S = 1.0
+SEARCH_MAX_S = 8.0  # a window search not done by then rarely pays: the time goes to other windows
 MOVES_SHARE = 0.25  # of the time that the pushes-then-moves phase keeps when optimizing pushes
 
 
@@ -319,7 +320,8 @@ def _phase(
             if left <= 0:
                 break
             problem = _Vicinity(base, dist, path, i, j, k, search_metric, j == n)
-            found = _search(problem, max(SEARCH_MIN_S, left * SEARCH_SHARE) if left > SEARCH_MIN_S else left, log)
+            cap = min(SEARCH_MAX_S, max(SEARCH_MIN_S, left * SEARCH_SHARE))
+            found = _search(problem, min(left, cap), log)
             if found is None:
                 continue
             better = _Path(walker, base, path.pushes[:i] + found + path.pushes[j:])
