@@ -159,7 +159,9 @@ def execute(job: Job, limits: Limits | None = None, observer: Observer | None = 
         job.domain.replay(job.problem, result)
     if result.status == SOLVED and improve:
         left = None if limits is None or limits.timeout_s is None else limits.timeout_s - result.stats.elapsed_s
-        improved = job.domain.improve(job.problem, result, job.options, left)
+        improved = job.domain.improve(
+            job.problem, result, job.options, left, None if limits is None else limits.interrupt
+        )
         if improved is not result:
             job.domain.replay(job.problem, improved)
             result = improved

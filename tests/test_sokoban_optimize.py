@@ -206,3 +206,25 @@ def test_bench_rows_and_summary_show_found_cost():
     display = Display(suite, Console(file=out, width=200), Console(file=StringIO()), progress=False)
     display.finished(records[0])
     assert "found 10" in out.getvalue()
+
+
+def test_a_stop_ends_the_pass_with_a_valid_answer():
+    import threading
+
+    from searchkit_sokoban.optimizer import finish
+
+    level = load_level("microban:150")
+    lurd = found_lurd(150)
+    board = Board(level)
+    stop = threading.Event()
+    stop.set()
+    given = replay_lurd(level, lurd)
+    done = finish(board, parse_solution(board, lurd), _counts(given), 30.0, stop=stop)
+    assert done.seconds < 2 and done.pushes <= given.pushes
+    replay_lurd(level, done.lurd)
+
+
+def _counts(replay):
+    from searchkit_sokoban.optimizer import Counts
+
+    return Counts(replay.moves, replay.pushes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +154,14 @@ class SokobanDomain(Domain):
 
             write_outputs(problem.board.level, self._lurd(problem, result), options, echo)
 
-    def improve(self, problem: SokobanProblem, result, options: dict[str, Any], seconds_left: float | None):
+    def improve(
+        self,
+        problem: SokobanProblem,
+        result,
+        options: dict[str, Any],
+        seconds_left: float | None,
+        stop: threading.Event | None = None,
+    ):
         """The optimizer's pass (`optimizer`) over the solution found, in the run's metric
         (pushes then moves, or moves then pushes); ``result`` itself when it is off."""
         if options.get("no_improve"):
@@ -170,7 +178,7 @@ class SokobanDomain(Domain):
             seconds = min(seconds, seconds_left - IMPROVE_MARGIN_S)
         found = replay_lurd(board.level, lurd)
         metric = "moves" if problem.moves else "pushes"
-        done = finish(board, pushes, Counts(found.moves, found.pushes), max(0.0, seconds), metric)
+        done = finish(board, pushes, Counts(found.moves, found.pushes), max(0.0, seconds), metric, stop=stop)
         states = [problem.initial_state()]
         boxes, offs = board.start_boxes, board.offsets
         for p in done.pushes_list:

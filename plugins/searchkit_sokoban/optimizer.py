@@ -19,6 +19,7 @@ returned; a failure to improve returns the input's pushes with shortest walks (n
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -240,12 +241,12 @@ class _Vicinity:
         return [(a, child, 1) for a, child, _c, _h in children]
 
 
-def _search(problem: _Vicinity, seconds: float, log: Callable[[str], None] | None) -> list[Push] | None:
+def _search(
+    problem: _Vicinity, seconds: float, log: Callable[[str], None] | None, stop: threading.Event | None
+) -> list[Push] | None:
     """The cheapest push list of the vicinity search, or None (no time, too many states)."""
     t = time.perf_counter()
-    search = BestFirstSearch(
-        problem, name="vicinity", limits=Limits(timeout_s=max(seconds, 0.01), max_stored=MAX_STORED)
-    )
+    search = BestFirstSearch(problem, name="vicinity", limits=_limits(seconds, stop))
     search.step()
     if log is not None:
         log(f"  search k={problem.k} {search.status} {search.expanded} expanded {time.perf_counter() - t:.2f} s")
@@ -253,6 +254,13 @@ def _search(problem: _Vicinity, seconds: float, log: Callable[[str], None] | Non
         return None
     actions, _states, _cost = search.path()
     return list(actions)
+
+
+def _limits(seconds: float, stop: threading.Event | None) -> Limits:
+    """One window search's limits; the run's Ctrl-C (or a game's cancel) ends it too."""
+    if stop is None:
+        return Limits(timeout_s=max(seconds, 0.01), max_stored=MAX_STORED)
+    return Limits(timeout_s=max(seconds, 0.01), max_stored=MAX_STORED, interrupt=stop)
 
 
 def _windows(n: int, size: int) -> list[tuple[int, int]]:
@@ -270,6 +278,7 @@ def improve_pushes(
     seconds: float,
     metric: str = PUSHES,
     log: Callable[[str], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> list[Push]:
     """A push list no worse than ``pushes`` (in ``metric`` then the other), found within
     ``seconds`` by vicinity searches over windows of the path.
@@ -284,8 +293,8 @@ def improve_pushes(
         regions = SokobanProblem(board, None, optimize=PUSHES)
         regions.pruning.corral = False  # corral pruning may cut the path itself out of the vicinity
         first_until = deadline - MOVES_SHARE * seconds
-        path = _phase(walker, regions, path, COUNT, metric, first_until, log)
-    return _phase(walker, walker, path, metric, metric, deadline, log).pushes
+        path = _phase(walker, regions, path, COUNT, metric, first_until, log, stop)
+    return _phase(walker, walker, path, metric, metric, deadline, log, stop).pushes
 
 
 def _phase(
@@ -296,6 +305,7 @@ def _phase(
     metric: str,
     deadline: float,
     log: Callable[[str], None] | None,
+    stop: threading.Event | None = None,
 ) -> _Path:
     """Window searches in `SCHEDULE` order on ``base``'s states until ``deadline``; a pass
     that improves is run again before the next."""
@@ -303,7 +313,7 @@ def _phase(
     dist = _Distances(walker.board)
     done: set[tuple[int, int]] = set()
     step = 0
-    while step < len(SCHEDULE) and time.perf_counter() < deadline:
+    while step < len(SCHEDULE) and time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
         k, size = SCHEDULE[step]
         n = len(path.pushes)
         size = min(size, n)
@@ -317,11 +327,11 @@ def _phase(
                 break
             j = min(j, n)
             left = deadline - time.perf_counter()
-            if left <= 0:
+            if left <= 0 or (stop is not None and stop.is_set()):
                 break
             problem = _Vicinity(base, dist, path, i, j, k, search_metric, j == n)
             cap = min(SEARCH_MAX_S, max(SEARCH_MIN_S, left * SEARCH_SHARE))
-            found = _search(problem, min(left, cap), log)
+            found = _search(problem, min(left, cap), log, stop)
             if found is None:
                 continue
             better = _Path(walker, base, path.pushes[:i] + found + path.pushes[j:])
@@ -356,10 +366,11 @@ def finish(
     metric: str = PUSHES,
     log: Callable[[str], None] | None = None,
     started: float | None = None,
+    stop: threading.Event | None = None,
 ) -> Optimized:
     """`improve_pushes`, then the replay; the input back when the answer is not better."""
     started = time.perf_counter() if started is None else started
-    best = improve_pushes(board, pushes, max(0.0, seconds - (time.perf_counter() - started)), metric, log)
+    best = improve_pushes(board, pushes, max(0.0, seconds - (time.perf_counter() - started)), metric, log, stop)
     lurd = to_lurd(board, best)
     done = replay_lurd(board.level, lurd)  # AssertionError on a wrong answer: a bug, never hidden
     if _worse(Counts(done.moves, done.pushes), found, metric):
