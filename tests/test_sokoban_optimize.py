@@ -228,3 +228,13 @@ def _counts(replay):
     from searchkit_sokoban.optimizer import Counts
 
     return Counts(replay.moves, replay.pushes)
+
+
+def test_a_broken_answer_never_loses_the_solution(monkeypatch):
+    from searchkit_sokoban import optimizer
+
+    level = load_level("microban:5")
+    lurd = found_lurd(5)
+    monkeypatch.setattr(optimizer, "improve_pushes", lambda board, pushes, *a: pushes[:-1])  # unsolved
+    done = optimize(level, lurd, 1.0)
+    assert done.lurd == lurd and done.pushes == replay_lurd(level, lurd).pushes

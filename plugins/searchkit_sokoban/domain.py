@@ -178,7 +178,9 @@ class SokobanDomain(Domain):
             seconds = min(seconds, seconds_left - IMPROVE_MARGIN_S)
         found = replay_lurd(board.level, lurd)
         metric = "moves" if problem.moves else "pushes"
-        done = finish(board, pushes, Counts(found.moves, found.pushes), max(0.0, seconds), metric, stop=stop)
+        done = finish(
+            board, pushes, Counts(found.moves, found.pushes), max(0.0, seconds), metric, stop=stop, given=lurd
+        )
         states = [problem.initial_state()]
         boxes, offs = board.start_boxes, board.offsets
         for p in done.pushes_list:

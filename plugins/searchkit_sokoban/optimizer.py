@@ -2,19 +2,23 @@
 JSoko's optimizer).
 
 A solver finds any solution; this takes one and looks for a cheaper way between two of its
-positions ``i < j``: an A* (the core's `BestFirstSearch`) over pushes from position ``i`` to
-position ``j``, through positions whose boxes differ from those of some path position in
-``i..j`` by at most ``k`` boxes.  A cheaper segment is spliced in, and the passes go on
-(windows sliding along the path, ``k`` growing) while they improve and time remains.  The
-cost is lexicographic, pushes then moves (``moves`` metric: moves then pushes), as one
-integer ``BIG * first + second``; states keep the player's exact square, so walks count.
+positions ``i < j``: an A* (the core's `BestFirstSearch`) over the plugin's pushes from
+position ``i`` to position ``j``, through positions whose boxes differ from those of some
+path position in ``i..j`` by at most ``k`` boxes.  A cheaper segment is spliced in, and the
+passes go on (windows sliding along the path, then larger windows and ``k``) while they
+improve and time remains.
 
-Why windows, not one search over the whole vicinity: the membership test compares a
-position with the path positions, so its price grows with the window, and a search between
-near positions stays small; on small levels the first window is the whole path.
+Pushes first: a phase counts pushes alone on the solver's own states (the player's region,
+few states, no walks), then a phase orders by pushes and then moves (one integer,
+``BIG * pushes + moves``) on exact player squares.  ``moves`` orders by moves, then pushes.
 
-Every answer is replayed on the level's own text (`lurd.replay_lurd`) before it is
-returned; a failure to improve returns the input's pushes with shortest walks (never longer).
+Why windows, not one search over the whole vicinity: a search between near positions
+stays small, so many are tried in the time one large search would take, and the vicinity
+test (a count per path position, packed in one int) grows with the window; on small
+levels the window is the whole path at once.
+
+Every answer is replayed on the level's own text (`lurd.replay_lurd`); when it is not
+better, or fails its replay, the solution given comes back unchanged: nothing is lost.
 """
 
 from __future__ import annotations
@@ -354,8 +358,9 @@ def optimize(
     started = time.perf_counter()
     board = Board(level)
     pushes = parse_solution(board, lurd)
-    found = replay_lurd(level, "".join(lurd.split()))
-    return finish(board, pushes, Counts(found.moves, found.pushes), seconds, metric, log, started)
+    text = "".join(lurd.split())
+    found = replay_lurd(level, text)
+    return finish(board, pushes, Counts(found.moves, found.pushes), seconds, metric, log, started, given=text)
 
 
 def finish(
@@ -367,23 +372,31 @@ def finish(
     log: Callable[[str], None] | None = None,
     started: float | None = None,
     stop: threading.Event | None = None,
+    given: str | None = None,
 ) -> Optimized:
-    """`improve_pushes`, then the replay; the input back when the answer is not better."""
+    """`improve_pushes`, then the replay; ``given`` (the solution as LURD, else the pushes
+    with shortest walks) back when the answer is not better or fails its replay."""
     started = time.perf_counter() if started is None else started
     best = improve_pushes(board, pushes, max(0.0, seconds - (time.perf_counter() - started)), metric, log, stop)
-    lurd = to_lurd(board, best)
-    done = replay_lurd(board.level, lurd)  # AssertionError on a wrong answer: a bug, never hidden
-    if _worse(Counts(done.moves, done.pushes), found, metric):
-        lurd = to_lurd(board, pushes)  # the input's pushes, shortest walks: never worse
+    try:
+        lurd = to_lurd(board, best)
         done = replay_lurd(board.level, lurd)
-        best = pushes
-    return Optimized(lurd, done.moves, done.pushes, found, best, time.perf_counter() - started)
+        counts = Counts(done.moves, done.pushes)
+    except AssertionError as e:  # a bug: reported to the log, never a lost solution
+        if log is not None:
+            log(f"the improved solution failed its replay ({e}): the given one stands")
+        counts = None
+    if counts is None or not _better(counts, found, metric):
+        lurd = given if given is not None else to_lurd(board, pushes)
+        done = replay_lurd(board.level, lurd)
+        counts, best = Counts(done.moves, done.pushes), pushes
+    return Optimized(lurd, counts.moves, counts.pushes, found, best, time.perf_counter() - started)
 
 
-def _worse(a: Counts, b: Counts, metric: str) -> bool:
-    if metric == PUSHES:
-        return (a.pushes, a.moves) > (b.pushes, b.moves)
-    return (a.moves, a.pushes) > (b.moves, b.pushes)
+def _better(a: Counts, b: Counts, metric: str) -> bool:
+    if metric == MOVES:
+        return (a.moves, a.pushes) < (b.moves, b.pushes)
+    return (a.pushes, a.moves) < (b.pushes, b.moves)
 
 
 def auto_seconds(board: Board, pushes: int) -> float:
