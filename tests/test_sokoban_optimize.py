@@ -238,3 +238,20 @@ def test_a_broken_answer_never_loses_the_solution(monkeypatch):
     monkeypatch.setattr(optimizer, "improve_pushes", lambda board, pushes, *a: pushes[:-1])  # unsolved
     done = optimize(level, lurd, 1.0)
     assert done.lurd == lurd and done.pushes == replay_lurd(level, lurd).pushes
+
+
+@pytest.mark.parametrize(
+    "name", ["microban.toml", "microban-optimal-moves.toml", "xsokoban-improve.toml", "sasquatch-improve.toml"]
+)
+def test_suites_load(name):
+    import tomllib
+
+    from searchkit.bench.suite import load_suite
+
+    path = Path(__file__).resolve().parent.parent / "configs" / name
+    data = tomllib.loads(path.read_text())
+    if not Path(data["instances"]["file"]).is_absolute() or Path(data["instances"]["file"]).exists():
+        suite = load_suite(path)
+        assert suite.instances and suite.domain == "sokoban"
+    else:
+        pytest.skip("the shared level files are not on this machine")
