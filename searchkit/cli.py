@@ -262,11 +262,12 @@ def _search(job: Job, limits: Limits, json_output: bool, observer: Observer | No
     from .solving import execute
 
     show = not json_output and sys.stderr.isatty()
+    improve = observer is None  # a drawn search tree shows the path the search found
     with _Interrupt(limits):
         if show:
             with Progress(f"{job.engine.name}") as progress:
-                return execute(job, limits, Observers(progress, observer) if observer else progress)
-        return execute(job, limits, observer)
+                return execute(job, limits, Observers(progress, observer) if observer else progress, improve)
+        return execute(job, limits, observer, improve)
 
 
 def _exit_code(result: Result) -> int:

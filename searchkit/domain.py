@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +126,21 @@ class Domain:
         self, problem: Problem[Any, Any], result: Result, options: dict[str, Any], echo: Callable[[str], None]
     ) -> None:
         """Write extra outputs a run asked for (pictures, files); ``echo`` goes to stderr."""
+
+    def improve(
+        self,
+        problem: Problem[Any, Any],
+        result: Result,
+        options: dict[str, Any],
+        seconds_left: float | None,
+        stop: threading.Event | None = None,
+    ) -> Result:
+        """A solution no worse than ``result``'s (an optimizer's pass over it), or ``result``.
+
+        Called after the replay with the time left of the run's timeout (None: no timeout)
+        and the run's interrupt (``stop``: Ctrl-C, a game's cancel), which ends the pass
+        with the best so far; the host replays what comes back.  The default improves nothing."""
+        return result
 
     def replay(self, problem: Problem[Any, Any], result: Result) -> None:
         """Check the solution step by step; raise AssertionError when it is wrong."""

@@ -149,13 +149,22 @@ def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible:
     return result
 
 
-def execute(job: Job, limits: Limits | None = None, observer: Observer | None = None) -> Result:
-    """Run the job's engine and replay any solution it returns before handing it back."""
+def execute(job: Job, limits: Limits | None = None, observer: Observer | None = None, improve: bool = True) -> Result:
+    """Run the job's engine, replay any solution it returns, let the domain improve it (replayed
+    again; not with ``improve=False``, e.g. for a drawing of the search) and hand it back."""
     result = job.engine.run(job.problem, limits=limits, observer=observer, **job.params)
     result.engine = job.engine.name
     settle(result, job.engine, job.params, job.admissible, job.problem)
     if result.status == SOLVED:
         job.domain.replay(job.problem, result)
+    if result.status == SOLVED and improve:
+        left = None if limits is None or limits.timeout_s is None else limits.timeout_s - result.stats.elapsed_s
+        improved = job.domain.improve(
+            job.problem, result, job.options, left, None if limits is None else limits.interrupt
+        )
+        if improved is not result:
+            job.domain.replay(job.problem, improved)
+            result = improved
     return result
 
 

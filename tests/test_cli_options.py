@@ -282,7 +282,28 @@ SOKOBAN = {
     "--optimal": s_optimal,
     "--no-deadlock": s_no_deadlock,
 }
-SOKOBAN_OUT = {"--boards": s_boards, "--gif": s_gif, "--png": s_png, "--frames": s_frames, "--frames-per": s_frames_per}
+
+
+def s_improve_time(b, tmp):
+    d = doc(*b, "--improve-time", "0")
+    assert d["pushes"] == d["found_pushes"] and d["improve_s"] < 1
+    refused(*b, "--improve-time", "-1")
+
+
+def s_no_improve(b, tmp):
+    d = doc(*b, "--no-improve")
+    assert "found_pushes" not in d and "pushes" in d
+
+
+SOKOBAN_OUT = {
+    "--boards": s_boards,
+    "--gif": s_gif,
+    "--png": s_png,
+    "--frames": s_frames,
+    "--frames-per": s_frames_per,
+    "--improve-time": s_improve_time,
+    "--no-improve": s_no_improve,
+}
 
 
 def ch_json(b, tmp):
@@ -344,6 +365,10 @@ def table() -> dict[tuple[str, str], object]:
         },
         "sokoban export": {o: "tests/test_sokoban_solve.py" for o in ("source", "--level", "--output")},
         "sokoban list": {"source": "tests/test_sokoban_levels.py"},
+        "sokoban optimize": {
+            o: "tests/test_sokoban_optimize.py"
+            for o in ("source", "--level", "--lurd", "--lurd-file", "--optimize", "--time", "--json")
+        },
         "npuzzle pdb build": {
             o: "tests/test_npuzzle_pdb.py" for o in ("--partition", "--goal", "--size", "--cache-dir", "--force")
         },

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +16,26 @@ from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
 from .levels import Level, load_level, read_source
 from .lurd import replay_lurd, to_lurd
+from .optimizer import Counts, auto_seconds, finish, parse_solution
 from .problem import SokobanProblem
 from .pull import PULL, PullProblem
 
 OPTIMIZE = ("pushes", "moves")
+IMPROVE_MARGIN_S = 0.2  # of a run's timeout left for the replay and the output after the optimizer
+
+
+def improve_seconds(options: dict[str, Any]) -> float | None:
+    """``--improve-time`` checked: seconds, 0 or more (None: the level's default)."""
+    value = options.get("improve_time")
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if isinstance(value, bool) or not (math.isfinite(seconds) and seconds >= 0):
+        raise InputError(f"--improve-time must be a number of seconds, 0 or more (got {value!r})")
+    return seconds
 
 
 class SokobanDomain(Domain):
@@ -33,6 +52,14 @@ class SokobanDomain(Domain):
         Param("level", str, None, help="which level of a collection: its number (1-based) or title"),
         Param("optimize", str, "pushes", help="cost to minimise: pushes, or moves (walk steps + pushes)"),
         Param("optimal", bool, False, help="A* with an admissible heuristic: push-optimal (or move-optimal) answers"),
+        Param(
+            "improve_time",
+            float,
+            None,
+            help="seconds to shorten the solution found (default: 1 s and more for larger levels; within --timeout)",
+            output=True,
+        ),
+        Param("no_improve", bool, False, help="print the solution as found, without the optimizer's pass", output=True),
         Param("no_deadlock", str, None, help=f"turn detectors off, comma list: {','.join(DETECTORS)} or all"),
         Param("boards", bool, False, help="print the board after every push", output=True),
         Param("gif", str, None, help="write an animated GIF of the solution to this file", output=True),
@@ -83,6 +110,7 @@ class SokobanDomain(Domain):
         if optimize not in OPTIMIZE:
             raise InputError(f"--optimize must be one of {', '.join(OPTIMIZE)} (got {optimize!r})")
         disabled = parse_disabled(options.get("no_deadlock"))
+        improve_seconds(options)  # a bad value fails now, not after the search
         if any(options.get(k) for k in ("gif", "png", "frames")) or (options.get("frames_per") or "push") != "push":
             from .picture import check_options
 
@@ -126,6 +154,45 @@ class SokobanDomain(Domain):
 
             write_outputs(problem.board.level, self._lurd(problem, result), options, echo)
 
+    def improve(
+        self,
+        problem: SokobanProblem,
+        result,
+        options: dict[str, Any],
+        seconds_left: float | None,
+        stop: threading.Event | None = None,
+    ):
+        """The optimizer's pass (`optimizer`) over the solution found, in the run's metric
+        (pushes then moves, or moves then pushes); ``result`` itself when it is off."""
+        if options.get("no_improve"):
+            return result
+        board = problem.board
+        lurd = self._lurd(problem, result)
+        if not lurd:
+            return result
+        pushes = parse_solution(board, lurd)
+        seconds = improve_seconds(options)
+        if seconds is None:
+            seconds = auto_seconds(board, len(pushes))
+        if seconds_left is not None:
+            seconds = min(seconds, seconds_left - IMPROVE_MARGIN_S)
+        found = replay_lurd(board.level, lurd)
+        metric = "moves" if problem.moves else "pushes"
+        done = finish(
+            board, pushes, Counts(found.moves, found.pushes), max(0.0, seconds), metric, stop=stop, given=lurd
+        )
+        states = [problem.initial_state()]
+        boxes, offs = board.start_boxes, board.offsets
+        for p in done.pushes_list:
+            boxes = boxes ^ (1 << p.square) ^ (1 << (p.square + offs[p.direction]))
+            states.append((boxes, problem._normal(boxes, p.square)))
+        stats = dataclasses.replace(result.stats, elapsed_s=result.stats.elapsed_s + done.seconds)
+        cost = done.moves if problem.moves else done.pushes
+        better = dataclasses.replace(result, actions=list(done.pushes_list), states=states, cost=cost, stats=stats)
+        better._sokoban_lurd = done.lurd
+        better._sokoban_found = (found.moves, found.pushes, done.seconds)
+        return better
+
     def _lurd(self, problem: SokobanProblem, result) -> str:
         cached = getattr(result, "_sokoban_lurd", None)
         if cached is None:
@@ -148,6 +215,9 @@ class SokobanDomain(Domain):
         lurd = self._lurd(problem, result)
         done = replay_lurd(problem.board.level, lurd, keep_boards=bool(options.get("boards")))
         lines = [lurd or "(already solved: no moves)", f"moves: {done.moves}  pushes: {done.pushes}"]
+        found = getattr(result, "_sokoban_found", None)
+        if found is not None:
+            lines[-1] += f"  (found: moves {found[0]}  pushes {found[1]}; improved in {found[2]:.1f} s)"
         if options.get("boards"):
             for i, board in enumerate(done.boards):
                 lines.append("")
@@ -162,6 +232,10 @@ class SokobanDomain(Domain):
             lurd = self._lurd(problem, result)
             done = replay_lurd(level, lurd, keep_boards=bool(options.get("boards")))
             out.update(lurd=lurd, moves=done.moves, pushes=done.pushes)
+            found = getattr(result, "_sokoban_found", None)
+            if found is not None:
+                out.update(found_moves=found[0], found_pushes=found[1], improve_s=round(found[2], 3))
+                out["found_cost"] = found[0] if problem.moves else found[1]
             if options.get("boards"):
                 out["boards"] = done.boards
         return out

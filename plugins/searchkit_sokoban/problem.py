@@ -14,6 +14,7 @@ deadlock warning asks.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import NamedTuple
 
 from .board import DIRS, INF, Board, bits, flood
@@ -81,6 +82,9 @@ class SokobanProblem:
         self._start = (board.start_boxes, self._normal(board.start_boxes, board.player_start))
         # the player's region of each generated child (pushes mode): expanding it needs no flood
         self._regions: dict = {}
+        # ``admit(src, dst, boxes_after) -> bool``: a caller's own restriction of the pushes,
+        # asked before any other work on a child (the optimizer's vicinity, `optimizer`)
+        self.admit: Callable[[int, int, int], bool] | None = None
         # what the macros cost the guarantees (`searchkit.problem`): tunnel and goal-room
         # macros skip positions an optimal solution may pass through, and goal-room plans
         # also prune positions, which may in principle cut every solution off
@@ -211,6 +215,7 @@ class SokobanProblem:
                 movable = barrier
         side_comp, multi, compidx = board.side_comp, board.multi, board.compidx
         dead_after_push = pruning.dead_after_push
+        admit = self.admit
         cost_of_keys = self._costs if want_h else None
         prune = pruning.bipartite
         packing = self.packing
@@ -244,6 +249,8 @@ class SokobanProblem:
                 dst = src + o
                 side = side_comp[dst][back]
                 nboxes = boxes ^ low ^ (1 << dst)
+                if admit is not None and not admit(src, dst, nboxes):
+                    continue
                 if dead_after_push(dst, side, nboxes) is not None:
                     continue
                 if dst == entrance:

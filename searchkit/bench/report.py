@@ -63,6 +63,10 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[Config]) -> list[
                 "expanded": sum(r["stats"]["expanded"] for r in recs),
                 "generated": sum(r["stats"]["generated"] for r in recs),
                 "total_cost": sum(r["cost"] for r in solved if r["cost"] is not None),
+                # before a domain's optimizer pass (`Domain.improve`), when one ran: the answers as found
+                "total_found_cost": sum(r.get("found_cost", r["cost"]) for r in solved if r["cost"] is not None)
+                if any(r.get("found_cost") is not None for r in solved)
+                else None,
                 "mean_expansions_per_s": round(statistics.fmean(s["expansions_per_s"] for s in measured), 1)
                 if measured
                 else None,
@@ -177,6 +181,7 @@ class Display:
             f"{escape(r['config']):<{self.w_config}}  {instance:<{self.w_instance}}  "
             f"[{style}]{status:<11}[/]  {cost:>8}  {_num(r['expected_cost']):>8}  {s['expanded']:>11,}  "
             f"{s['generated']:>11,}  {s['elapsed_s']:>8.3f}  {s['expansions_per_s']:>10,.0f}"
+            + (f"  found {_num(r['found_cost'])}" if r.get("found_cost") is not None else "")
         )
 
 
@@ -195,13 +200,17 @@ def print_summary(console: Console, suite: Suite, summary: list[dict[str, Any]])
     )
     longest = max((len(row["config"]) for row in summary), default=6)
     table.add_column("config", no_wrap=True, min_width=min(longest, 24))
-    for head in ("solved", "time s", "median", "expanded", "cost", "exp/s", "gen/s", "B/state", "speed"):
+    found = any(row.get("total_found_cost") is not None for row in summary)
+    heads = ["solved", "time s", "median", "expanded", "cost", "exp/s", "gen/s", "B/state", "speed"]
+    if found:
+        heads.insert(5, "found")  # the cost before the domain's optimizer pass
+    for head in heads:
         table.add_column(head, justify="right", no_wrap=True)
     for row in summary:
         solved = f"{row['solved']}/{row['runs']}"
         if row["wrong_cost"] or row["errors"]:
             solved = f"[bold red]{solved}[/]"
-        table.add_row(
+        cells = [
             escape(row["config"]),
             solved,
             _secs(row["total_s"]),
@@ -212,7 +221,10 @@ def print_summary(console: Console, suite: Suite, summary: list[dict[str, Any]])
             _si(row["mean_generated_per_s"]),
             "-" if row["rss_per_stored_bytes"] is None else f"{row['rss_per_stored_bytes']:,.0f}",
             "-" if row["speedup"] is None else f"{row['speedup']:.2f}x",
-        )
+        ]
+        if found:
+            cells.insert(6, _num(row.get("total_found_cost")))
+        table.add_row(*cells)
     console.print(table)
 
 
