@@ -42,7 +42,10 @@ def atomic_path(path: str | os.PathLike[str], mode: int | None = None) -> Iterat
     try:
         os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
         yield Path(tmp)
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as e:  # e.g. a directory of that name: one Error line, the temporary file removed
+            raise InputError(f"cannot write {path}: {e.strerror or e}") from None
     except BaseException:
         try:
             os.unlink(tmp)

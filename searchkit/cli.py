@@ -367,6 +367,8 @@ def _check_tree_file(path: Path | None) -> None:
 
     if path is not None and path.suffix.lower() not in SUFFIXES:
         raise InputError(f"cannot write a tree to {path.name!r}: use one of {', '.join(SUFFIXES)}")
+    if path is not None and path.is_dir():
+        raise InputError(f"cannot write a tree to {path}: it is a directory")
 
 
 def _tree_recorder(job: Job, max_nodes: int) -> TreeRecorder:

@@ -42,7 +42,7 @@ class Profile:
     examples: int
     derandomize: bool
 
-    def configured(self, examples: int | None = None, deadline_s: float = 2.0) -> settings:
+    def configured(self, examples: int | None = None, deadline_s: float = 5.0) -> settings:
         count = examples if examples is not None else self.examples
         if self.name == "heavy":
             count *= 15
@@ -50,7 +50,9 @@ class Profile:
             max_examples=count,
             derandomize=self.derandomize,
             database=None,
-            deadline=timedelta(seconds=deadline_s),  # "no hang": every example is bounded
+            # "no hang": every example is bounded; parsers take milliseconds, and 5 s leaves room
+            # for a loaded CI machine (a slow replay would make Hypothesis call the timing flaky)
+            deadline=timedelta(seconds=deadline_s),
             # the generated texts and files are big on purpose (huge levels, long boards)
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
             phases=[Phase.explicit, Phase.generate, Phase.shrink],  # no example database: nothing to reuse
@@ -62,7 +64,7 @@ class Profile:
         strategy: st.SearchStrategy[Any],
         check: Callable[[Any], None],
         examples: int | None = None,
-        deadline_s: float = 2.0,
+        deadline_s: float = 5.0,
     ) -> None:
         """Draw examples of ``strategy`` and run ``check`` on each."""
 

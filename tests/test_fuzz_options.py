@@ -107,10 +107,15 @@ FOUND = [
     ["play", "npuzzle", "--blank", "9,\n9"],
     ["solve", "sokoban", "microban", "--level", "9" * 5000],
     ["solve", "sokoban", "microban", "--level", "\u00b2"],
+    ["solve", "npuzzle", "--board", "1 2 3 4 5 6 7 0 8", "--tree", "{tmp}/a.pdf"],  # a.pdf is a directory
+    ["tree", "npuzzle", "--board", "1 2 3 4 5 6 7 0 8", "-o", "{tmp}/a.pdf"],
 ]
 
 
 @pytest.mark.parametrize("args", FOUND, ids=range(len(FOUND)))
 def test_found_by_fuzzing(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEARCHKIT_PLAY_DIR", str(tmp_path))
-    assert_clean(run_cli(*args), (2,))
+    (tmp_path / "a.pdf").mkdir()
+    before = snapshot(tmp_path)
+    assert_clean(run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in args]), (2,))
+    assert_no_partial_files(tmp_path, before, set())

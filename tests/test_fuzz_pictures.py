@@ -92,7 +92,7 @@ def test_pictures_load_or_are_refused(profile: Profile, tmp_path: Path) -> None:
         check_loaded(parses_or_refuses(lambda: load_picture(path, size)), size)
 
     sizes = st.sampled_from([(96, 96), (120, 80), (48, 144)])
-    profile.run(st.tuples(IMAGE_BYTES, sizes), check, examples=200, deadline_s=5)
+    profile.run(st.tuples(IMAGE_BYTES, sizes), check, examples=200, deadline_s=10)
 
 
 @pytest.mark.parametrize(
