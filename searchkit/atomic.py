@@ -23,7 +23,7 @@ def _umask() -> int:
 
 
 @contextmanager
-def atomic_path(path: str | os.PathLike, mode: int | None = None) -> Iterator[Path]:
+def atomic_path(path: str | os.PathLike[str], mode: int | None = None) -> Iterator[Path]:
     """Yield a temporary path to write; on success it replaces ``path``.
 
     The file gets ``mode`` (default: what a plain ``open`` would give under the umask)
@@ -51,7 +51,7 @@ def atomic_path(path: str | os.PathLike, mode: int | None = None) -> Iterator[Pa
         raise
 
 
-def write_atomic(path: str | os.PathLike, data: bytes | str, mode: int | None = None) -> Path:
+def write_atomic(path: str | os.PathLike[str], data: bytes | str, mode: int | None = None) -> Path:
     """Write ``data`` (text is UTF-8) to ``path`` atomically and durably."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     with atomic_path(path, mode) as tmp:

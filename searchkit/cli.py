@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -24,6 +24,10 @@ from .errors import InputError
 from .limits import Limits
 from .observer import Observer
 from .result import INCOMPLETE, LIMIT, SOLVED, Result
+
+if TYPE_CHECKING:
+    from .render import TreeRecorder
+    from .solving import Job
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -164,6 +168,7 @@ def _domain_parameters(
         if p.short in RESERVED_SHORT:
             raise ValueError(f"domain {domain.name!r}: option {p.name!r} takes {p.short}, one of searchkit's own flags")
         flag = "--" + p.name.replace("_", "-")
+        annotation: Any
         if p.argument:
             info = typer.Argument(help=p.help, show_default=False)
             if optional_arguments:
@@ -194,7 +199,7 @@ def _check_not_empty(domain: Domain, values: dict[str, Any]) -> None:
 
 
 def _command_for(
-    domain: Domain, specs: list, run: Callable[..., None], outputs: bool = True, optional_arguments: bool = False
+    domain: Domain, specs: list[Any], run: Callable[..., None], outputs: bool = True, optional_arguments: bool = False
 ) -> Callable[..., None]:
     """A typer command whose options are the domain's options plus ``specs`` (without the
     domain's output options when ``outputs`` is False).  Raises ValueError when the
@@ -219,7 +224,7 @@ def _command_for(
     return command
 
 
-def _limits(max_nodes, timeout, max_states, max_memory) -> Limits:
+def _limits(max_nodes: int | None, timeout: float | None, max_states: int | None, max_memory: float | None) -> Limits:
     try:
         return Limits(max_expanded=max_nodes, timeout_s=timeout, max_stored=max_states, max_rss_mb=max_memory)
     except ValueError as e:
@@ -232,7 +237,15 @@ def _limits(max_nodes, timeout, max_states, max_memory) -> Limits:
         ) from None
 
 
-def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth, param=None):
+def _prepare(
+    domain: Domain,
+    options: dict[Any, Any],
+    engine: str | None,
+    heuristic: str | None,
+    weight: float | None,
+    depth: int | None,
+    param: list[str] | None = None,
+) -> Job:
     """The job for these names; ``--param`` values stay text, parsed by the engine's own
     parameter description (so every value is checked before anything is built)."""
     from .solving import prepare
@@ -250,7 +263,7 @@ def _prepare(domain: Domain, options: dict, engine, heuristic, weight, depth, pa
     return prepare(domain, options, engine, heuristic, params)
 
 
-def _search(job, limits: Limits, json_output: bool, observer: Observer | None = None) -> Result:
+def _search(job: Job, limits: Limits, json_output: bool, observer: Observer | None = None) -> Result:
     from .observer import Observers
     from .solving import execute
 
@@ -270,7 +283,7 @@ def _exit_code(result: Result) -> int:
     return EXIT_UNSOLVED
 
 
-def _result_json(job, result: Result) -> dict[str, Any]:
+def _result_json(job: Job, result: Result) -> dict[str, Any]:
     dom, problem = job.domain, job.problem
     doc = {
         "domain": dom.name,
@@ -290,7 +303,7 @@ def _result_json(job, result: Result) -> dict[str, Any]:
     return doc
 
 
-def _print_text(job, result: Result) -> None:
+def _print_text(job: Job, result: Result) -> None:
     dom, problem, s = job.domain, job.problem, result.stats
     echo = typer.echo
     echo(dom.describe_start(problem))
@@ -319,26 +332,26 @@ def _print_text(job, result: Result) -> None:
 
 def _run_solve(
     domain: Domain,
-    options: dict,
+    options: dict[Any, Any],
     *,
-    engine,
-    heuristic,
-    weight,
-    depth,
-    param,
-    max_nodes,
-    timeout,
-    max_states,
-    max_memory,
-    json_output,
-    tree,
+    engine: str | None,
+    heuristic: str | None,
+    weight: float | None,
+    depth: int | None,
+    param: list[str] | None,
+    max_nodes: int | None,
+    timeout: float | None,
+    max_states: int | None,
+    max_memory: float | None,
+    json_output: bool,
+    tree: Path | None,
 ) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
     _check_tree_file(tree)
     job = _prepare(domain, options, engine, heuristic, weight, depth, param)
     recorder = _tree_recorder(job, 2000) if tree is not None else None
     result = _search(job, limits, json_output, recorder)
-    if recorder is not None:
+    if recorder is not None and tree is not None:
         _save_tree(job, recorder, result, tree)
     if json_output:
         typer.echo(json.dumps(_result_json(job, result)))
@@ -357,14 +370,14 @@ def _check_tree_file(path: Path | None) -> None:
         raise InputError(f"cannot write a tree to {path.name!r}: use one of {', '.join(SUFFIXES)}")
 
 
-def _tree_recorder(job, max_nodes: int):
+def _tree_recorder(job: Job, max_nodes: int) -> TreeRecorder:
     from .render import TreeRecorder
 
     problem, domain = job.problem, job.domain
     return TreeRecorder(max_nodes=max_nodes, label=lambda s: " ".join(domain.describe_state(problem, s).split()))
 
 
-def _save_tree(job, recorder, result: Result, path: Path) -> None:
+def _save_tree(job: Job, recorder: TreeRecorder, result: Result, path: Path) -> None:
     from .render import save_tree
 
     graph = recorder.finish(result)
@@ -380,20 +393,20 @@ def _save_tree(job, recorder, result: Result, path: Path) -> None:
 
 def _run_tree(
     domain: Domain,
-    options: dict,
+    options: dict[Any, Any],
     *,
-    engine,
-    heuristic,
-    weight,
-    depth,
-    param,
-    max_nodes,
-    timeout,
-    max_states,
-    max_memory,
-    json_output,
-    output,
-    tree_nodes,
+    engine: str | None,
+    heuristic: str | None,
+    weight: float | None,
+    depth: int | None,
+    param: list[str] | None,
+    max_nodes: int | None,
+    timeout: float | None,
+    max_states: int | None,
+    max_memory: float | None,
+    json_output: bool,
+    output: Path,
+    tree_nodes: int,
 ) -> None:
     limits = _limits(max_nodes, timeout, max_states, max_memory)
     _check_tree_file(output)
@@ -406,7 +419,7 @@ def _run_tree(
     raise typer.Exit(_exit_code(result))
 
 
-def _run_check(domain: Domain, options: dict, *, json_output: bool) -> None:
+def _run_check(domain: Domain, options: dict[Any, Any], *, json_output: bool) -> None:
     """Run the contract's checks; exit 0 only when none fails."""
     from .testing import FAIL, checks
 

@@ -19,10 +19,10 @@ class Observer:
     the open list: the ``reopened`` statistic counts these) or ``"pruned"`` (cut by a bound).
     """
 
-    def expand(self, state: Any, g: float, h: float) -> None:
+    def expand(self, state: Any, g: float, h: float | None) -> None:
         pass
 
-    def generate(self, parent: Any, action: Any, child: Any, g: float, h: float, kind: str) -> None:
+    def generate(self, parent: Any, action: Any, child: Any, g: float, h: float | None, kind: str) -> None:
         pass
 
     def iteration(self, bound: float) -> None:
@@ -38,18 +38,18 @@ class Observers(Observer):
     def __init__(self, *observers: Observer):
         self.observers = [o for o in observers if o is not None]
 
-    def expand(self, state, g, h):
+    def expand(self, state: Any, g: float, h: float | None) -> None:
         for o in self.observers:
             o.expand(state, g, h)
 
-    def generate(self, parent, action, child, g, h, kind):
+    def generate(self, parent: Any, action: Any, child: Any, g: float, h: float | None, kind: str) -> None:
         for o in self.observers:
             o.generate(parent, action, child, g, h, kind)
 
-    def iteration(self, bound):
+    def iteration(self, bound: float) -> None:
         for o in self.observers:
             o.iteration(bound)
 
-    def progress(self, expanded, generated, best_f):
+    def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
         for o in self.observers:
             o.progress(expanded, generated, best_f)

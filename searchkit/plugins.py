@@ -103,11 +103,11 @@ def engines() -> dict[str, EngineInfo]:
 
 
 @lru_cache(maxsize=1)
-def games() -> dict:
+def games() -> dict[Any, Any]:
     """Playable games by name (`searchkit.play.Game` objects from ``register_games``)."""
-    found: dict = {}
+    found: dict[Any, Any] = {}
 
-    def register(game) -> None:
+    def register(game: Any) -> None:
         found[game.name] = game
 
     _call_each(get_plugin_manager().hook.register_games, register=register)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 S = TypeVar("S", bound=Hashable)
-A = TypeVar("A")
+A = TypeVar("A", covariant=True)
 
 
 @runtime_checkable
@@ -61,7 +61,7 @@ def heuristic_of(problem: Any) -> Callable[[Any], float] | None:
     return getattr(problem, "heuristic", None)
 
 
-def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple]]:
+def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple[Any, Any, float, float]]]:
     """A successor function yielding ``(action, child, cost, child_h)``.
 
     Uses the problem's incremental version when it has one, otherwise computes ``h`` of
@@ -69,7 +69,7 @@ def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple]]:
     """
     incremental = getattr(problem, "successors_with_h", None)
     if incremental is not None:
-        return incremental
+        return incremental  # type: ignore[no-any-return]
     h = heuristic_of(problem)
     succ = problem.successors
     if h is None:
@@ -105,11 +105,17 @@ class GraphProblem:
     target nodes.  ``h`` is an optional ``{node: estimate}`` mapping.
     """
 
-    def __init__(self, edges: dict, start: Hashable, goals: Iterable[Hashable], h: dict | None = None):
-        self.edges = {}
+    def __init__(
+        self,
+        edges: dict[Any, Iterable[tuple[Any, float]]],
+        start: Hashable,
+        goals: Iterable[Hashable],
+        h: dict[Any, float] | None = None,
+    ):
+        self.edges: dict[Any, list[tuple[Any, float]]] = {}
         for u, vs in edges.items():
             # an action names only its target, so parallel edges are one action: keep the cheapest
-            cheapest: dict = {}
+            cheapest: dict[Any, float] = {}
             for v, c in vs:
                 if v not in cheapest or c < cheapest[v]:
                     cheapest[v] = c
@@ -117,27 +123,27 @@ class GraphProblem:
         self.start = start
         self.goals = frozenset(goals)
         self._h = h
-        self._reverse: dict = {}
+        self._reverse: dict[Any, list[tuple[Any, float]]] = {}
         for u, vs in self.edges.items():
             for v, c in vs:
                 self._reverse.setdefault(v, []).append((u, c))
         if h is None:
-            self.heuristic = None
+            self.heuristic = None  # type: ignore[method-assign,assignment]  # "no heuristic" (see `Problem`)
 
-    def initial_state(self):
+    def initial_state(self) -> Any:
         return self.start
 
-    def is_goal(self, state) -> bool:
+    def is_goal(self, state: Any) -> bool:
         return state in self.goals
 
-    def successors(self, state):
+    def successors(self, state: Any) -> list[tuple[Any, Any, float]]:
         return [(v, v, c) for v, c in self.edges.get(state, ())]
 
-    def heuristic(self, state) -> float:
-        return self._h.get(state, 0)
+    def heuristic(self, state: Any) -> float:
+        return self._h.get(state, 0) if self._h is not None else 0
 
-    def goal_states(self):
+    def goal_states(self) -> Iterator[Any]:
         return iter(self.goals)
 
-    def predecessors(self, state):
+    def predecessors(self, state: Any) -> list[tuple[Any, Any, float]]:
         return [(state, u, c) for u, c in self._reverse.get(state, ())]

@@ -61,8 +61,8 @@ class Result:
     """
 
     status: str
-    actions: list = field(default_factory=list)
-    states: list = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)
+    states: list[Any] = field(default_factory=list)
     cost: float | None = None
     stats: Stats = field(default_factory=Stats)
     engine: str = ""

@@ -27,7 +27,7 @@ class Job:
     engine: EngineInfo
     heuristic: Heuristic | None
     params: dict[str, Any] = field(default_factory=dict)
-    problem: Problem | None = None
+    problem: Problem[Any, Any] = None  # type: ignore[assignment]  # `prepare` always sets it
 
     @property
     def admissible(self) -> bool:
@@ -80,13 +80,13 @@ def prepare(
         raise InputError(f"engine {info.name!r} needs a heuristic (e.g. --heuristic {next(iter(dom.heuristics), '?')})")
     if info.heuristic == "ignored":
         h = None
-    problem = with_variants(dom.make_problem(full, h), dom, full)
+    problem: Problem[Any, Any] = with_variants(dom.make_problem(full, h), dom, full)
     if info.backward and not can_search_backward(problem):
         raise InputError(f"engine {info.name!r} needs goal states and predecessors, which {dom.name} does not offer")
     return Job(dom, full, info, h, params, problem)
 
 
-def make_problem(domain: str | Domain, heuristic: str | None = None, **options: Any) -> Problem:
+def make_problem(domain: str | Domain, heuristic: str | None = None, **options: Any) -> Problem[Any, Any]:
     """A domain's problem from Python, its options as keyword arguments (the command line's
     names with underscores: ``make_problem("npuzzle", board="8 6 7 2 5 4 3 0 1")``).
 
@@ -107,7 +107,7 @@ def make_problem(domain: str | Domain, heuristic: str | None = None, **options: 
         if heuristic not in dom.heuristics:
             raise InputError(f"unknown heuristic {heuristic!r} for {dom.name} (known: {', '.join(dom.heuristics)})")
         h = dom.heuristics[heuristic]
-    problem = with_variants(dom.make_problem(full, h), dom, full)
+    problem: Problem[Any, Any] = with_variants(dom.make_problem(full, h), dom, full)
     if h is not None and heuristic_of(problem) is not None:
         problem.heuristic_admissible = h.admissible  # type: ignore[attr-defined]
     return problem
@@ -124,7 +124,7 @@ def with_variants(problem: Any, dom: Domain, options: dict[str, Any]) -> Any:
             raise InputError(f"unknown heuristic {name!r} for {dom.name} (known: {', '.join(dom.heuristics)})")
         other = dom.make_problem(options, dom.heuristics[name])
         if heuristic_of(other) is not None:
-            other.heuristic_admissible = dom.heuristics[name].admissible
+            other.heuristic_admissible = dom.heuristics[name].admissible  # type: ignore[attr-defined]
         return other
 
     try:
@@ -160,7 +160,7 @@ def execute(job: Job, limits: Limits | None = None, observer: Observer | None = 
 
 
 def solve(
-    problem: Problem,
+    problem: Problem[Any, Any],
     engine: str = "astar",
     limits: Limits | None = None,
     observer: Observer | None = None,

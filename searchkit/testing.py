@@ -38,7 +38,7 @@ from .result import SOLVED
 PASS, FAIL, SKIP = "pass", "fail", "skip"
 SPACE_CAP = 20_000  # states explored per instance for the structural checks
 SAMPLE = 400  # states checked per instance by the per-state checks
-ENGINE_LIMITS = dict(timeout_s=10.0, max_expanded=300_000)
+ENGINE_LIMITS: dict[str, Any] = dict(timeout_s=10.0, max_expanded=300_000)
 TOLERANCE = 1e-9
 
 
@@ -93,7 +93,7 @@ class Space:
         start = problem.initial_state()
         self.order = [start]
         seen = {start}
-        self.edges: dict[Any, list] = {}
+        self.edges: dict[Any, list[tuple[Any, Any, float]]] = {}
         i = 0
         while i < len(self.order) and len(seen) < cap:
             s = self.order[i]
@@ -107,25 +107,25 @@ class Space:
         self.exhausted = i == len(self.order)
         self.goals = [s for s in self.order if problem.is_goal(s)]
 
-    def sample(self, n: int = SAMPLE) -> list:
+    def sample(self, n: int = SAMPLE) -> list[Any]:
         """The first states found and a random spread of the others (expanded ones only)."""
         expanded = [s for s in self.order if s in self.edges]
         head, rest = expanded[: n // 2], expanded[n // 2 :]
         return head + random.Random(0).sample(rest, min(len(rest), n - len(head)))
 
-    def cost_to_go(self) -> dict | None:
+    def cost_to_go(self) -> dict[Any, Any] | None:
         """Exact cost-to-go of every state, when the whole space was explored."""
         if not self.exhausted:
             return None
-        back: dict[Any, list] = {}
+        back: dict[Any, list[tuple[Any, float]]] = {}
         for s, succ in self.edges.items():
             for _a, t, c in succ:
                 back.setdefault(t, []).append((s, c))
         return _dijkstra(self.goals, lambda s: back.get(s, ()))
 
 
-def _dijkstra(sources: list, neighbours: Callable[[Any], Any], cap: int | None = None) -> dict:
-    dist: dict = {}
+def _dijkstra(sources: list[Any], neighbours: Callable[[Any], Any], cap: int | None = None) -> dict[Any, Any]:
+    dist: dict[Any, Any] = {}
     heap = [(0, i, s) for i, s in enumerate(sources)]
     heapq.heapify(heap)
     tie = len(heap)
@@ -141,7 +141,7 @@ def _dijkstra(sources: list, neighbours: Callable[[Any], Any], cap: int | None =
     return dist
 
 
-def exact_costs(problem: Any, space: Space) -> tuple[dict, str]:
+def exact_costs(problem: Any, space: Space) -> tuple[dict[Any, Any], str]:
     """Exact costs-to-go of as many states as can be had cheaply, and how they were had."""
     exact = space.cost_to_go()
     if exact is not None:
@@ -238,17 +238,17 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
     return out
 
 
-def _same(a: list, b: list) -> bool:
+def _same(a: list[Any], b: list[Any]) -> bool:
     try:
         return sorted(map(repr, a)) == sorted(map(repr, b)) and len(a) == len(b) and set(a) == set(b)
     except TypeError:  # unhashable actions: compare as lists
         return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
-def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[Check]:
-    built: list = []
+def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic) -> list[Check]:
+    built: list[Any] = []
 
-    def problems() -> list:
+    def problems() -> list[Any]:
         if not built:
             for options in instances:
                 try:
@@ -291,7 +291,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
     def goal_zero() -> str:
         count = 0
         for options, problem in problems():
-            fn = heuristic_of(problem)
+            fn = _heuristic(problem)
             space = Space(problem, 5000)
             goals = list(space.goals) + (list(problem.goal_states()) if can_search_backward(problem) else [])
             if not goals:
@@ -306,7 +306,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
             raise Skipped("declared inadmissible")
         count, hows = 0, []
         for options, problem in problems():
-            fn = heuristic_of(problem)
+            fn = _heuristic(problem)
             exact, how = exact_costs(problem, Space(problem))
             if not exact:
                 raise Skipped(how)
@@ -324,7 +324,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
             raise Skipped("not declared consistent")
         count = 0
         for options, problem in problems():
-            fn = heuristic_of(problem)
+            fn = _heuristic(problem)
             for s in Space(problem, 5000).sample():
                 hs = fn(s)
                 for a, t, c in problem.successors(s):
@@ -343,10 +343,18 @@ def _heuristic_checks(dom: Domain, instances: list[dict], h: Heuristic) -> list[
     ]
 
 
-def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[], str]:
+def _heuristic(problem: Any) -> Callable[[Any], float]:
+    """The heuristic of a problem built with one."""
+    fn = heuristic_of(problem)
+    if fn is None:
+        raise TypeError("the problem has no heuristic")
+    return fn
+
+
+def _engine_check(dom: Domain, instances: list[dict[Any, Any]], name: str) -> Callable[[], str]:
     from .solving import execute, prepare
 
-    def reference(options: dict, engine: str) -> Any:
+    def reference(options: dict[Any, Any], engine: str) -> Any:
         return execute(prepare(dom, dict(options), engine), Limits(**ENGINE_LIMITS))
 
     def body() -> str:
@@ -372,7 +380,7 @@ def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[],
                 continue
             if label == "optimal":
                 exact = reference(options, "dijkstra")
-                assert exact.status != SOLVED or math.isclose(result.cost, exact.cost), (
+                assert exact.status != SOLVED or math.isclose(result.cost, exact.cost), (  # type: ignore[arg-type]  # both solved: costs set
                     f"{_label(dom, options)}: labelled optimal with cost {result.cost}, the optimum is {exact.cost}"
                 )
             elif label.startswith("optimal (fewest steps)"):
@@ -387,7 +395,7 @@ def _engine_check(dom: Domain, instances: list[dict], name: str) -> Callable[[],
     return body
 
 
-def _options_check(dom: Domain, options: dict) -> Callable[[], str]:
+def _options_check(dom: Domain, options: dict[Any, Any]) -> Callable[[], str]:
     def body() -> str:
         from .solving import prepare
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from heapq import heappop, heappush
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ..engines import EngineInfo
 from ..engines.paths import path_from_links
@@ -25,6 +25,9 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import successors_with_h
 from ..result import NO_SOLUTION, SOLVED, Result, Stats
+
+if TYPE_CHECKING:
+    from ..solving import Job
 
 PREFIX = "baseline:"
 
@@ -36,9 +39,9 @@ def plain_astar(problem: Any, *, limits: Limits | None = None, observer: Observe
     succ = successors_with_h(problem)
     start = problem.initial_state()
     h0 = h(start)
-    heap = [(h0, h0, 0, 0, start)]
-    g_of = {start: 0}
-    parent = {start: None}  # state -> (previous state, action, step cost)
+    heap: list[tuple[float, float, int, float, Any]] = [(h0, h0, 0, 0, start)]
+    g_of: dict[Any, float] = {start: 0}
+    parent: dict[Any, tuple[Any, Any, float] | None] = {start: None}  # state -> (previous state, action, step cost)
     counter = expanded = generated = duplicates = 0
     max_frontier = 1
     goal = None
@@ -93,13 +96,13 @@ BASELINES: dict[str, EngineInfo] = {
 _TWIN = {PREFIX + "plain-astar": "astar"}
 
 
-def is_baseline(engine: str | None) -> bool:
+def is_baseline(engine: str | None) -> TypeGuard[str]:
     return engine is not None and engine.startswith(PREFIX)
 
 
 def prepare_job(
     domain: str, options: dict[str, Any], engine: str | None, heuristic: str | None, params: dict[str, Any] | None
-):
+) -> Job:
     """`searchkit.solving.prepare` that also knows the ``baseline:`` engines."""
     from ..solving import prepare
 

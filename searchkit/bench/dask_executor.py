@@ -76,7 +76,7 @@ class DaskExecutor:
                 raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {message}") from None
         self.client = client
         self.jobs = jobs
-        self._futures: dict = {}
+        self._futures: dict[Any, Any] = {}
 
     def _capacity(self) -> int:
         if self.jobs:

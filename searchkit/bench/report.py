@@ -32,7 +32,7 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[Config]) -> list[
     ``speedup`` is the reference configuration's total search time over this one's, both
     taken on the instances that both solved (> 1: faster than the reference).
     """
-    by_config: dict[str, list[dict]] = {c.name: [] for c in configs}
+    by_config: dict[str, list[dict[Any, Any]]] = {c.name: [] for c in configs}
     for r in records:
         if r.get("config") in by_config:
             by_config[r["config"]].append(r)

@@ -11,7 +11,7 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from ..domain import Domain, Instance
 from ..errors import InputError
@@ -175,14 +175,14 @@ def parse_select(text: Any, count: int, where: str) -> list[int]:
 # -- pieces ---------------------------------------------------------------------------------
 
 
-def _no_unknown(where: str, section: str, table: dict, known: set[str]) -> None:
+def _no_unknown(where: str, section: str, table: dict[Any, Any], known: set[str]) -> None:
     for key in table:
         if key not in known:
             prefix = f"{section}: " if section else ""
             raise InputError(f"{where}: {prefix}unknown key {key!r} (known: {', '.join(sorted(known))})")
 
 
-def _table(where: str, section: str, value: Any, required: bool = False) -> dict:
+def _table(where: str, section: str, value: Any, required: bool = False) -> dict[Any, Any]:
     if value is None and required:
         raise InputError(f"{where}: missing {section} table")
     if not isinstance(value, dict):
@@ -190,6 +190,10 @@ def _table(where: str, section: str, value: Any, required: bool = False) -> dict
     return value
 
 
+@overload
+def _string(where: str, key: str, value: Any, required: Literal[True]) -> str: ...
+@overload
+def _string(where: str, key: str, value: Any, required: bool = False) -> str | None: ...
 def _string(where: str, key: str, value: Any, required: bool = False) -> str | None:
     if value is None:
         if required:
@@ -200,7 +204,7 @@ def _string(where: str, key: str, value: Any, required: bool = False) -> str | N
     return value
 
 
-def _options(where: str, section: str, table: dict, domain: Domain, base: Path) -> dict[str, Any]:
+def _options(where: str, section: str, table: dict[Any, Any], domain: Domain, base: Path) -> dict[str, Any]:
     """Check option keys against the domain's `Param`s and their values against the types."""
     params = {p.name: p for p in domain.params}
     out = {}
@@ -247,19 +251,19 @@ def _number(where: str, value: Any, integer: bool = False, positive: bool = Fals
         kind = "integer" if integer else "number"
         sign = "positive" if positive else "non-negative"
         raise InputError(f"{where}: expected a {sign} {kind}, got {value!r}")
-    return value
+    return value  # type: ignore[no-any-return]  # checked above: an int or a float
 
 
-def _limits(where: str, table: dict) -> BenchLimits:
+def _limits(where: str, table: dict[Any, Any]) -> BenchLimits:
     _no_unknown(where, "[limits]", table, LIMIT_KEYS)
-    got = {}
+    got: dict[str, Any] = {}
     for key, value in table.items():
         integer = key in ("max_expanded", "max_stored")
         got[key] = _number(f"{where}: [limits] {key}", value, integer=integer, positive=True)
     return BenchLimits(**got)
 
 
-def _instances(where: str, table: dict, domain: Domain, base: Path) -> list[Instance]:
+def _instances(where: str, table: dict[Any, Any], domain: Domain, base: Path) -> list[Instance]:
     _no_unknown(where, "[instances]", table, INSTANCE_KEYS)
     given = [k for k in ("file", "seeds", "list") if k in table]
     if len(given) != 1:
@@ -317,7 +321,7 @@ def _configs(where: str, value: Any, domain: Domain, base: Path) -> list[Config]
         raise InputError(f"{where}: missing [[configs]] (at least one solver configuration)")
     if not isinstance(value, list) or not value:
         raise InputError(f"{where}: [[configs]] must be one or more tables, got {value!r}")
-    configs = []
+    configs: list[Config] = []
     for i, entry in enumerate(value, 1):
         section = f"[[configs]] #{i}"
         entry = _table(where, section, entry)

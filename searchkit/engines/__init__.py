@@ -8,6 +8,7 @@ runs from the same description and refuses a combination that cannot work before
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ class EngineParam:
 
     name: str
     default: Any = None
-    type: type | None = None
+    type: builtins.type | None = None
     help: str = ""
     minimum: float | None = None
     maximum: float | None = None
@@ -48,7 +49,7 @@ class EngineParam:
     required: bool = False  # no default: a run must name it (a composite engine's members)
 
     @property
-    def kind(self) -> type:
+    def kind(self) -> builtins.type:
         if self.type is not None:
             return self.type
         return type(self.default) if self.default is not None else str

@@ -17,6 +17,7 @@ search is the core's `BestFirstSearch` with one ordering per heuristic (``orders
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import InputError
@@ -27,7 +28,7 @@ from ..result import Result
 from .bestfirst import BestFirstSearch
 
 
-def guided_variants(problem: Any, names: str, engine: str) -> list:
+def guided_variants(problem: Any, names: str, engine: str) -> list[Any]:
     """The problems for a comma list of heuristic names (`InputError` when it cannot be)."""
     wanted = [n.strip() for n in str(names).split(",") if n.strip()]
     if not wanted:
@@ -64,5 +65,5 @@ def alternation(
     return search.result()
 
 
-def _estimate(h: Any):
+def _estimate(h: Any) -> Callable[[Any, Any, Any], tuple[Any]]:
     return lambda _g, _h, state: (h(state),)

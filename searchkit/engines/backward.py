@@ -16,6 +16,7 @@ real start to its ``initial_state``, is put in front of every answer.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..limits import Limits
@@ -43,14 +44,14 @@ class Reversed:
     def initial_state(self) -> Any:  # a search over this view starts from the goal states
         return next(iter(self.problem.goal_states()))
 
-    def roots(self) -> list:
+    def roots(self) -> list[Any]:
         return list(self.problem.goal_states())
 
     def is_goal(self, state: Any) -> bool:
-        return state == self.start
+        return bool(state == self.start)
 
-    def successors(self, state: Any):
-        return self.problem.predecessors(state)
+    def successors(self, state: Any) -> Iterable[tuple[Any, Any, float]]:
+        return self.problem.predecessors(state)  # type: ignore[no-any-return]
 
 
 def backward_search(
@@ -66,6 +67,7 @@ def backward_search(
     if not can_search_backward(problem):
         raise ValueError(f"{name} needs a problem with goal_states() and predecessors()")
     view = Reversed(problem)
+    weights: dict[str, Any]
     if order == "dijkstra":
         weights = {"h_weight": 0}
     elif order == "astar":
@@ -77,16 +79,16 @@ def backward_search(
     return BestFirstSearch(view, starts=view.roots(), name=name, limits=limits, observer=observer, **weights)
 
 
-def _estimate(g: Any, h: Any, _state: Any) -> tuple:
+def _estimate(g: Any, h: Any, _state: Any) -> tuple[Any, ...]:
     return (h,)
 
 
-def forward_path(search: BestFirstSearch) -> tuple[list, list, Any]:
+def forward_path(search: BestFirstSearch) -> tuple[list[Any], list[Any], Any]:
     """The answer of a finished backward search as ``(actions, states, cost)`` from the start."""
     return forwards(search.problem.problem, *search.path())
 
 
-def forwards(problem: Any, actions: list, states: list, cost: Any) -> tuple[list, list, Any]:
+def forwards(problem: Any, actions: list[Any], states: list[Any], cost: Any) -> tuple[list[Any], list[Any], Any]:
     """A path found backwards (goal ... start, each action leading forwards) turned round,
     behind the problem's ``lead_in`` when it has one."""
     actions, states = actions[::-1], states[::-1]

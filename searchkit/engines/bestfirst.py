@@ -34,6 +34,9 @@ from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
 from .paths import path_from_costs, path_from_parents
 from .run import Run
 
+# a heap order: (g, h, state) -> the leading part of the heap entry
+Order = Callable[[Any, Any, Any], tuple[Any, ...]]
+
 INF = float("inf")
 
 
@@ -57,8 +60,8 @@ class BestFirstSearch:
         *,
         g_weight: float = 1,
         h_weight: float = 1,
-        order: Callable[[Any, Any, Any], tuple] | None = None,
-        orders: list[Callable[[Any, Any, Any], tuple]] | None = None,
+        order: Order | None = None,
+        orders: list[Order] | None = None,
         reopen: bool = True,
         goal_on_generation: bool = False,
         lifo: bool = False,
@@ -84,11 +87,13 @@ class BestFirstSearch:
         if orders is not None:
             order = orders[0]
             self.uses_h = h_fn is not None
-        self.order, self.orders = order, orders
+        # None when unused: `order` with the bucket queue (no heap), `orders` with one heap
+        self.order: Order = order  # type: ignore[assignment]
+        self.orders: list[Order] = orders  # type: ignore[assignment]
         # with several orders: one heap each, taken in turn; `heap` is the one whose turn it is
-        self.heaps: list | None = [[] for _ in orders] if orders is not None else None
+        self.heaps: list[Any] | None = [[] for _ in orders] if orders is not None else None
         self.turn = 0
-        self.settled: set | None = set() if orders is not None else None  # expanded, with several heaps
+        self.settled: set[Any] | None = set() if orders is not None else None  # expanded, with several heaps
         self.reopen, self.goal_on_generation = reopen, goal_on_generation
         self.tie = -1 if lifo else 1  # heap entries: (*order, tie * seq, h, g, state)
         self.seq = 0
@@ -96,14 +101,14 @@ class BestFirstSearch:
         self.goal: Any = None
         roots = [problem.initial_state()] if starts is None else list(dict.fromkeys(starts))
         self.start = roots[0] if len(roots) == 1 else None
-        self.g_of: dict = {}
+        self.g_of: dict[Any, Any] = {}
         # the path is rebuilt from stored costs through predecessors when the problem has
         # them (one dictionary entry per state); otherwise parents are kept
-        self.parents: dict | None = None if starts is None and can_search_backward(problem) else {}
-        self.heap: list | None = self.heaps[0] if self.heaps is not None else [] if order is not None else None
-        self.buckets: dict = {}
-        self.keys: list = []
-        self.spare: list = []  # emptied FIFOs, reused for new priorities
+        self.parents: dict[Any, Any] | None = None if starts is None and can_search_backward(problem) else {}
+        self.heap: list[Any] | None = self.heaps[0] if self.heaps is not None else [] if order is not None else None
+        self.buckets: dict[Any, Any] = {}
+        self.keys: list[Any] = []
+        self.spare: list[Any] = []  # emptied FIFOs, reused for new priorities
         self.expanded = self.generated = self.duplicates = self.reopened = 0
         self.frontier = self.max_frontier = 0
         for root in roots:
@@ -133,7 +138,7 @@ class BestFirstSearch:
             self.frontier += 1
             self._push_front((self.g_weight * g + self.h_weight * h, h, g), state)
 
-    def _push_front(self, key: tuple, state: Any) -> None:
+    def _push_front(self, key: tuple[Any, ...], state: Any) -> None:
         """Put ``state`` first among its equals in the bucket queue."""
         bucket = self.buckets.get(key)
         if bucket is None:
@@ -147,13 +152,14 @@ class BestFirstSearch:
         if any(key[0] == INF for key in keys):
             return 0
         tail = (self.tie * seq, h, g, state)
-        for heap, key in zip(self.heaps, keys):
+        for heap, key in zip(self.heaps, keys):  # type: ignore[arg-type]  # several orders: heaps is a list
             heappush(heap, (*key, *tail))
         return 1
 
-    def _next_heap(self) -> list:
+    def _next_heap(self) -> list[Any]:
         """The next heap in turn that holds entries (an empty one when none does)."""
-        heaps, k = self.heaps, len(self.heaps)
+        heaps: list[list[Any]] = self.heaps  # type: ignore[assignment]  # called only with several orders
+        k = len(heaps)
         for _ in range(k):
             self.turn = self.turn + 1 if self.turn + 1 < k else 0
             if heaps[self.turn]:
@@ -280,7 +286,7 @@ class BestFirstSearch:
         self.frontier, self.max_frontier = frontier, max_frontier
         return status is not None
 
-    def path(self) -> tuple[list, list, Any]:
+    def path(self) -> tuple[list[Any], list[Any], Any]:
         """``(actions, states, cost)`` from a root to the goal found."""
         if self.parents is not None:
             return path_from_parents(self.problem, self.parents, self.goal)

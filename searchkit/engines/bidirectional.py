@@ -30,8 +30,8 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
     start = problem.initial_state()
     # side maps: state -> (link, depth, path cost from the side's root);
     # link = (neighbour towards the root, action, cost)
-    fwd: dict = {start: (None, 0, 0)}
-    bwd: dict = {g: (None, 0, 0) for g in problem.goal_states()}
+    fwd: dict[Any, Any] = {start: (None, 0, 0)}
+    bwd: dict[Any, Any] = {g: (None, 0, 0) for g in problem.goal_states()}
     ffront, bfront = [start], list(bwd)
     df = db = 0
     best, meet = INF, None

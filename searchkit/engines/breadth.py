@@ -18,9 +18,9 @@ def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None
     is_goal = problem.is_goal
     successors = problem.successors
     start = problem.initial_state()
-    parents: dict = {start: None}
+    parents: dict[Any, Any] = {start: None}
     queue = deque((start,))
-    path_g: dict = {}  # path cost of each state, kept only for an observer
+    path_g: dict[Any, Any] = {}  # path cost of each state, kept only for an observer
     expanded = generated = duplicates = max_frontier = 0
     status, goal = NO_SOLUTION, None
     if is_goal(start):

@@ -12,6 +12,7 @@ like a sliding puzzle after its parity test) only forbids the move straight back
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..limits import Limits
@@ -34,25 +35,27 @@ class _PathCosts(Observer):
 
     def __init__(self, observer: Observer, problem: Any):
         self.inner, self.problem = observer, problem
-        self.levels: list[tuple[float, dict]] = []  # per depth: (path cost, {(action, child): step cost})
+        self.levels: list[
+            tuple[float, dict[tuple[Any, Any], float]]
+        ] = []  # per depth: (path cost, {(action, child): step cost})
         self.child_g = 0.0
 
-    def expand(self, state, g, h):
+    def expand(self, state: Any, g: float, h: float | None) -> None:
         depth = int(g)  # the step count is the depth
         del self.levels[depth:]
         cost = self.child_g if depth else 0
         self.levels.append((cost, {(a, s): c for a, s, c in self.problem.successors(state)}))
         self.inner.expand(state, cost, h)
 
-    def generate(self, parent, action, child, g, h, kind):
+    def generate(self, parent: Any, action: Any, child: Any, g: float, h: float | None, kind: str) -> None:
         cost, steps = self.levels[int(g) - 1]
         self.child_g = cost + steps[action, child]
         self.inner.generate(parent, action, child, self.child_g, h, kind)
 
-    def iteration(self, bound):
+    def iteration(self, bound: float) -> None:
         self.inner.iteration(bound)
 
-    def progress(self, expanded, generated, best_f):
+    def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
         self.inner.progress(expanded, generated, best_f)
 
 
@@ -66,12 +69,14 @@ class _Search:
         self.observer = _PathCosts(observer, problem) if unit and observer is not None else observer
         self.run = Run(name, limits, self.observer)
         plain = problem.successors
+        self.succ: Callable[[Any, float], Iterable[tuple[Any, Any, float, float]]]
+        self.h0: float
         if unit:  # every step counts 1; the real cost is summed over the solution at the end
             self.succ = lambda state, _h: [(a, s, 1, 0) for a, s, _c in plain(state)]
             self.h0 = 0
-        elif use_h and heuristic_of(problem) is not None:
+        elif use_h and (h_fn := heuristic_of(problem)) is not None:
             self.succ = successors_with_h(problem)
-            self.h0 = heuristic_of(problem)(problem.initial_state())
+            self.h0 = h_fn(problem.initial_state())
         else:
             self.succ = lambda state, _h: [(a, s, c, 0) for a, s, c in plain(state)]
             self.h0 = 0
@@ -82,13 +87,13 @@ class _Search:
         self.expanded = self.generated = self.duplicates = self.iterations = self.max_depth = 0
         self.reason: str | None = None
 
-    def iteration(self, bound: float) -> tuple[list | None, float]:
+    def iteration(self, bound: float) -> tuple[list[Any] | None, float]:
         """One bounded depth-first pass: (solution steps or None, next bound)."""
         problem, run, observer, succ, h_known = self.problem, self.run, self.observer, self.succ, self.h_known
         is_goal = problem.is_goal
         test_every_child = not getattr(problem, "heuristic_admissible", False)
-        on_path: set | None = set() if self.path_check else None
-        tail: list = []  # (action, state) of the solution, filled while unwinding
+        on_path: set[Any] | None = set() if self.path_check else None
+        tail: list[Any] = []  # (action, state) of the solution, filled while unwinding
         next_bound = INF
         expanded = self.expanded
         generated = duplicates = 0
@@ -167,7 +172,7 @@ class _Search:
         tail.reverse()
         return tail, next_bound
 
-    def result(self, status: str, steps: list | None = None) -> Result:
+    def result(self, status: str, steps: list[Any] | None = None) -> Result:
         self.run.reason = self.reason
         path = None
         if status == SOLVED:
@@ -192,8 +197,8 @@ class _Search:
 def _iterate(
     name: str,
     problem: Any,
-    limits,
-    observer,
+    limits: Limits | None,
+    observer: Observer | None,
     use_h: bool,
     unit: bool,
     first_bound: float | None = None,

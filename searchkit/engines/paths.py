@@ -16,7 +16,7 @@ def step_between(problem: Any, parent: Any, child: Any, only: Any = None) -> tup
     return best
 
 
-def path_from_parents(problem: Any, parents: dict, goal: Any) -> tuple[list, list, float]:
+def path_from_parents(problem: Any, parents: dict[Any, Any], goal: Any) -> tuple[list[Any], list[Any], float]:
     """Follow ``parents[state] -> previous state`` back from ``goal``."""
     states = [goal]
     s = parents[goal]
@@ -24,7 +24,8 @@ def path_from_parents(problem: Any, parents: dict, goal: Any) -> tuple[list, lis
         states.append(s)
         s = parents[s]
     states.reverse()
-    actions, cost = [], 0
+    actions: list[Any] = []
+    cost: float = 0
     for a, b in zip(states, states[1:]):
         action, c = step_between(problem, a, b)
         actions.append(action)
@@ -32,7 +33,7 @@ def path_from_parents(problem: Any, parents: dict, goal: Any) -> tuple[list, lis
     return actions, states, cost
 
 
-def path_from_costs(problem: Any, g_of: dict, start: Any, goal: Any) -> tuple[list, list, float]:
+def path_from_costs(problem: Any, g_of: dict[Any, Any], start: Any, goal: Any) -> tuple[list[Any], list[Any], float]:
     """Walk back from ``goal`` through predecessors whose stored cost fits.
 
     A predecessor ``p`` with ``g(p) + c(p, s) <= g(s)`` always exists (the one that set
@@ -48,7 +49,7 @@ def path_from_costs(problem: Any, g_of: dict, start: Any, goal: Any) -> tuple[li
         return g if g is None or g >= 0 else -g
 
     walk = [(goal, iter(problem.predecessors(goal)))]
-    steps: list = []  # steps[i] = (action, cost) from walk[i + 1] to walk[i]
+    steps: list[Any] = []  # steps[i] = (action, cost) from walk[i + 1] to walk[i]
     seen = {goal}
     while walk[-1][0] != start:
         s, preds = walk[-1]
@@ -70,7 +71,9 @@ def path_from_costs(problem: Any, g_of: dict, start: Any, goal: Any) -> tuple[li
     return actions, states, sum(c for _a, c in steps)
 
 
-def path_from_links(start_side: dict, goal_side: dict, meet: Any) -> tuple[list, list, float]:
+def path_from_links(
+    start_side: dict[Any, Any], goal_side: dict[Any, Any], meet: Any
+) -> tuple[list[Any], list[Any], float]:
     """Join a forward and a backward link map at ``meet``.
 
     ``start_side[s] = (previous, action, cost)`` and ``goal_side[s] = (next, action, cost)``,
@@ -83,9 +86,11 @@ def path_from_links(start_side: dict, goal_side: dict, meet: Any) -> tuple[list,
     return back_actions + on_actions, [*back_states, meet, *on_states], back_cost + on_cost
 
 
-def _follow(links: dict, state: Any) -> tuple[list, list, float]:
+def _follow(links: dict[Any, Any], state: Any) -> tuple[list[Any], list[Any], float]:
     """The states, actions and cost met following ``links`` from ``state`` to a root."""
-    states, actions, cost = [], [], 0
+    states: list[Any] = []
+    actions: list[Any] = []
+    cost: float = 0
     link = links[state]
     while link is not None:
         state, action, c = link

@@ -42,17 +42,21 @@ BACKWARD = "backward"
 BATCH = 32  # expansions per turn: fewer switches between the searches
 
 
+# a finished search's answer: (actions, states, cost)
+Path = tuple[list[Any], list[Any], Any]
+
+
 class _EventsOnly(Observer):
     """A member's events without its own progress reports (the portfolio reports the sum)."""
 
     def __init__(self, inner: Observer):
-        self.expand, self.generate, self.iteration = inner.expand, inner.generate, inner.iteration
+        self.expand, self.generate, self.iteration = inner.expand, inner.generate, inner.iteration  # type: ignore[method-assign]
 
 
 class Member:
     """One search of a portfolio, with the time it has used."""
 
-    def __init__(self, search: BestFirstSearch, path: Callable[[BestFirstSearch], tuple], share: float):
+    def __init__(self, search: BestFirstSearch, path: Callable[[BestFirstSearch], Path], share: float):
         self.search, self.path_of, self.share = search, path, share
         self.spent = 0.0
 
@@ -111,7 +115,9 @@ def _member_problem(problem: Any, name: str) -> Any:
     return variant(name)
 
 
-def make_member(problem: Any, member: tuple[str, str, str], share: float, observer: Observer | None = None):
+def make_member(
+    problem: Any, member: tuple[str, str, str], share: float, observer: Observer | None = None
+) -> Member | None:
     """The member's search, or None when its problem cannot run it."""
     direction, order, name = member
     p = _member_problem(problem, name)
@@ -123,7 +129,7 @@ def make_member(problem: Any, member: tuple[str, str, str], share: float, observ
         return Member(backward_search(p, order="greedy", name=BACKWARD, observer=observer), forward_path, share)
     if order != "dijkstra" and heuristic_of(p) is None:
         raise InputError(f"portfolio member {order}{':' + name if name else ''} needs a heuristic")
-    weights = {
+    weights: dict[str, Any] = {
         "greedy": {"g_weight": 0, "reopen": False, "goal_on_generation": True},
         "astar": {},
         "dijkstra": {"h_weight": 0},

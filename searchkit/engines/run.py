@@ -25,6 +25,14 @@ class Run:
     """One search's limits, observer and counters."""
 
     __slots__ = ("name", "guard", "observer", "next_check", "reason") + COUNTERS
+    # the counters, set from `COUNTERS` in __init__
+    expanded: int
+    generated: int
+    duplicates: int
+    reopened: int
+    max_frontier: int
+    stored: int
+    iterations: int
 
     def __init__(self, name: str, limits: Limits | None = None, observer: Observer | None = None):
         self.name = name
@@ -87,7 +95,7 @@ class Run:
             limit_reason=self.reason,
         )
 
-    def result(self, status: str, path: tuple[list, list, Any] | None = None, **counters: int) -> Result:
+    def result(self, status: str, path: tuple[list[Any], list[Any], Any] | None = None, **counters: int) -> Result:
         """The `Result`: ``path`` is ``(actions, states, cost)`` when ``status`` is solved."""
         self.count(**counters)
         if status != SOLVED or path is None:
