@@ -26,7 +26,7 @@ import math
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .domain import Domain, Heuristic
 from .errors import InputError
@@ -34,6 +34,9 @@ from .limits import Limits
 from .plugins import engines, get_domain
 from .problem import can_search_backward, describe, heuristic_of
 from .result import SOLVED
+
+if TYPE_CHECKING:
+    import pytest
 
 PASS, FAIL, SKIP = "pass", "fail", "skip"
 SPACE_CAP = 20_000  # states explored per instance for the structural checks
@@ -430,7 +433,7 @@ def run_checks(domain: str | Domain, instances: list[dict[str, Any]] | None = No
         yield check.outcome()
 
 
-def parametrize_with_checks(domain: str, instances: list[dict[str, Any]] | None = None):
+def parametrize_with_checks(domain: str, instances: list[dict[str, Any]] | None = None) -> pytest.MarkDecorator:
     """A ``pytest.mark.parametrize`` over the contract's checks: one test per check."""
     import pytest
 

@@ -142,11 +142,12 @@ def plot(
     from .plots import plot_results
 
     try:
-        chosen = None
+        chosen: tuple[str, str] | None = None
         if pair is not None:
-            chosen = tuple(p.strip() for p in pair.split(","))
-            if len(chosen) != 2 or not all(chosen):
+            parts = tuple(p.strip() for p in pair.split(","))
+            if len(parts) != 2 or not all(parts):
                 raise InputError(f'--pair takes two configuration names, "A,B" (got {pair!r})')
+            chosen = parts[0], parts[1]
         names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
         written = plot_results(
             results, output, kind, metric=metric, pair=chosen, configs=names, suite=suite, title=title or ""

@@ -60,7 +60,7 @@ class DaskExecutor:
 
     name = "dask"
 
-    def __init__(self, scheduler: str | None = None, *, jobs: int | None = None, client=None):
+    def __init__(self, scheduler: str | None = None, *, jobs: int | None = None, client: Any = None):
         try:
             import distributed
         except ImportError:
@@ -82,7 +82,8 @@ class DaskExecutor:
         if self.jobs:
             return self.jobs
         try:
-            return max(1, sum(self.client.nthreads().values()))
+            threads: int = sum(self.client.nthreads().values())
+            return max(1, threads)
         except Exception:  # noqa: BLE001 - no workers yet: keep one per task in flight later
             return 1
 
@@ -118,11 +119,12 @@ class DaskExecutor:
             if tick is not None:
                 tick()
 
-    def _record(self, future, task: Task, attempt: int) -> dict[str, Any] | None:
+    def _record(self, future: Any, task: Task, attempt: int) -> dict[str, Any] | None:
         """The task's record, or None to retry a task whose worker died."""
         if future.status == "finished":
             try:
-                return future.result()
+                record: dict[str, Any] = future.result()
+                return record
             except Exception:  # noqa: BLE001 - cancelled between the status and the fetch
                 pass
         try:

@@ -19,10 +19,14 @@ import json
 import math
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..atomic import atomic_path
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 KINDS = ("cactus", "nodes-cost", "speedup")
@@ -74,14 +78,14 @@ def _value(record: dict[str, Any], key: str) -> float:
     return float(record["stats"].get(key) or 0.0)
 
 
-def _figure(width: float = 7.0, height: float = 4.8):
+def _figure(width: float = 7.0, height: float = 4.8) -> tuple[Figure, Axes]:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height), dpi=110, facecolor="white", layout="constrained")
     return fig, fig.add_subplot()
 
 
-def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title: str = ""):
+def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title: str = "") -> Figure:
     """The cactus plot: solved instances (x) against time or nodes per instance (y, log)."""
     key, label = METRICS[metric]
     fig, ax = _figure()
@@ -108,7 +112,7 @@ def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title:
     return fig
 
 
-def nodes_cost(groups: dict[str, list[dict[str, Any]]], title: str = ""):
+def nodes_cost(groups: dict[str, list[dict[str, Any]]], title: str = "") -> Figure:
     """Nodes expanded (x, log) against solution cost (y), solved runs only."""
     fig, ax = _figure()
     drawn = 0
@@ -159,7 +163,7 @@ def speedup_points(
 
 def speedup(
     groups: dict[str, list[dict[str, Any]]], pair: tuple[str, str] | None = None, metric: str = "time", title: str = ""
-):
+) -> Figure:
     """Per-instance scatter of configuration A (x) against B (y), log-log, y = x drawn."""
     names = list(groups)
     if pair is None:
@@ -176,10 +180,13 @@ def speedup(
     solved = [(x, y) for _i, x, y, ok in points if ok]
     censored = [(x, y) for _i, x, y, ok in points if not ok]
     if solved:
-        ax.scatter(*zip(*solved), s=24, alpha=0.8, label=f"both solved ({len(solved)})")
+        xs, ys = zip(*solved)
+        ax.scatter(xs, ys, s=24, alpha=0.8, label=f"both solved ({len(solved)})")
     if censored:
+        xs, ys = zip(*censored)
         ax.scatter(
-            *zip(*censored),
+            xs,
+            ys,
             s=28,
             facecolors="none",
             edgecolors="tab:red",
@@ -256,6 +263,6 @@ def plot_results(
     else:
         fig = speedup(groups, pair, metric, title)
     with atomic_path(output) as tmp:
-        extra = {"pil_kwargs": {"compress_level": 2}} if fmt == "png" else {}
+        extra: dict[str, Any] = {"pil_kwargs": {"compress_level": 2}} if fmt == "png" else {}
         fig.savefig(tmp, format=fmt, facecolor="white", **extra)
     return output

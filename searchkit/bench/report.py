@@ -13,7 +13,15 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from .suite import Config, Suite
@@ -115,7 +123,7 @@ class Display:
             if progress and err.is_terminal
             else None
         )
-        self.task = None
+        self.task: TaskID | None = None
         self.solved = 0
         names = [c.name for c in suite.configs]
         self.w_config = max(6, *(len(n) for n in names))
@@ -126,7 +134,7 @@ class Display:
             self.progress.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
             self.progress.stop()
 
@@ -143,7 +151,7 @@ class Display:
     def finished(self, record: dict[str, Any]) -> None:
         self.solved += record["status"] == "solved"
         if self.progress is not None:
-            self.progress.update(self.task, advance=1, solved=self.solved)
+            self.progress.update(self.task, advance=1, solved=self.solved)  # type: ignore[arg-type]  # set in start
             self.progress.refresh()
         if self.rows:
             self._say(self.out, self._row(record))

@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing import connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..limits import current_rss_bytes
@@ -65,9 +66,9 @@ def hard_timeout_s(timeout_s: float | None, grace_s: float = HARD_GRACE_S) -> fl
 class _ForkChild:
     """A `multiprocessing` child (fork on Linux, spawn elsewhere)."""
 
-    def __init__(self, ctx, task: Task):
+    def __init__(self, ctx: Any, task: Task):
         recv, send = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(
+        self.proc: BaseProcess = ctx.Process(
             target=_child_main, args=(task, send), daemon=True, name=f"bench {task.key[0]} {task.key[1]}"
         )
         self.proc.start()
@@ -115,6 +116,7 @@ class _SubprocessChild:
         finally:
             os.close(write_fd)
         self.conn = connection.Connection(read_fd, writable=False)
+        assert self.proc.stdin is not None  # stdin=PIPE
         try:
             self.proc.stdin.write(pickle.dumps(task))
             self.proc.stdin.close()
@@ -147,7 +149,7 @@ class _Slot:
 
     __slots__ = ("task", "child", "spawned", "started", "deadline", "peak_rss", "base_rss")
 
-    def __init__(self, task: Task, child, now: float, base_rss: int = 0):
+    def __init__(self, task: Task, child: _ForkChild | _SubprocessChild, now: float, base_rss: int = 0):
         self.task, self.child = task, child
         # a forked child starts with the parent's resident pages; only its growth counts
         self.base_rss = base_rss
@@ -198,7 +200,8 @@ class Watcher:
             while slot.child.conn.poll():
                 message = slot.child.conn.recv()
                 if message[0] == "done":
-                    return message[1]
+                    record: dict[str, Any] = message[1]
+                    return record
                 slot.started = now
                 slot.deadline = now + self.hard_s if self.hard_s is not None else None
         except (EOFError, OSError):
@@ -251,7 +254,7 @@ def run_one(task: Task, watch: Watch, start: str = "subprocess") -> dict[str, An
         watcher.shutdown()
 
 
-def _child_main(task: Task, conn) -> None:
+def _child_main(task: Task, conn: connection.Connection) -> None:
     try:
         run_task(task, conn.send)
     finally:

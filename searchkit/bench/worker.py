@@ -13,6 +13,7 @@ import resource
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,7 +105,7 @@ def cost_ok(
     return math.isclose(cost, expected, rel_tol=1e-9, abs_tol=COST_TOLERANCE)
 
 
-def run_task(task: Task, send) -> None:
+def run_task(task: Task, send: Callable[[tuple[Any, ...]], None]) -> None:
     """The worker's body: ``send(("started",))`` then ``send(("done", record))``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C ends
     _exit_with_parent()
