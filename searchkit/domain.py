@@ -97,7 +97,8 @@ class Domain:
         return [("", {})]
 
     # -- output, with generic defaults ------------------------------------------------------
-    def state_json(self, problem: Problem[Any, Any], state: Any) -> Any:
+    # (``problem`` below is what this domain's `make_problem` built: a subclass names its own class)
+    def state_json(self, problem: Any, state: Any) -> Any:
         """The state in the domain's own JSON notation."""
         try:
             json.dumps(state)
@@ -105,28 +106,28 @@ class Domain:
         except TypeError:
             return str(state)
 
-    def describe_state(self, problem: Problem[Any, Any], state: Any) -> str:
+    def describe_state(self, problem: Any, state: Any) -> str:
         fn = getattr(problem, "describe", None)
         return fn(state) if fn is not None else str(state)
 
-    def describe_start(self, problem: Problem[Any, Any]) -> str:
+    def describe_start(self, problem: Any) -> str:
         """The start as shown above a solution (a domain whose states abstract part of the
         start away, e.g. the player's exact square, shows the real start here)."""
         return self.describe_state(problem, problem.initial_state())
 
-    def format_solution(self, problem: Problem[Any, Any], result: Result, options: dict[str, Any]) -> str:
+    def format_solution(self, problem: Any, result: Result, options: dict[str, Any]) -> str:
         return " ".join(str(a) for a in result.actions)
 
-    def solution_json(self, problem: Problem[Any, Any], result: Result, options: dict[str, Any]) -> dict[str, Any]:
+    def solution_json(self, problem: Any, result: Result, options: dict[str, Any]) -> dict[str, Any]:
         """Extra fields for ``--json`` beyond the common ones."""
         return {}
 
     def after_solve(
-        self, problem: Problem[Any, Any], result: Result, options: dict[str, Any], echo: Callable[[str], None]
+        self, problem: Any, result: Result, options: dict[str, Any], echo: Callable[[str], None]
     ) -> None:
         """Write extra outputs a run asked for (pictures, files); ``echo`` goes to stderr."""
 
-    def replay(self, problem: Problem[Any, Any], result: Result) -> None:
+    def replay(self, problem: Any, result: Result) -> None:
         """Check the solution step by step; raise AssertionError when it is wrong."""
         from .verify import replay
 
