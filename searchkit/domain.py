@@ -122,9 +122,7 @@ class Domain:
         """Extra fields for ``--json`` beyond the common ones."""
         return {}
 
-    def after_solve(
-        self, problem: Any, result: Result, options: dict[str, Any], echo: Callable[[str], None]
-    ) -> None:
+    def after_solve(self, problem: Any, result: Result, options: dict[str, Any], echo: Callable[[str], None]) -> None:
         """Write extra outputs a run asked for (pictures, files); ``echo`` goes to stderr."""
 
     def replay(self, problem: Any, result: Result) -> None:
