@@ -94,10 +94,10 @@ def info(
             try:
                 with open(f, "rb") as fh:  # the header only: a file may be hundreds of MB
                     header, _ = pdb_cache.read_header(fh.read(len(pdb_cache.MAGIC) + 8 + (1 << 20)))
-                goal = header.get("goal")
+                cached_goal = header.get("goal")
                 what = (
                     f"{header.get('partition')} {header.get('width')}x{header.get('height')} goal "
-                    f"{' '.join(map(str, goal)) if isinstance(goal, list) else goal}"
+                    f"{' '.join(map(str, cached_goal)) if isinstance(cached_goal, list) else cached_goal}"
                 )
             except (OSError, pdb_cache.CacheError) as e:
                 what = f"unreadable ({e})"

@@ -88,7 +88,9 @@ def path_from_links(
 
 def _follow(links: dict[Any, Any], state: Any) -> tuple[list[Any], list[Any], float]:
     """The states, actions and cost met following ``links`` from ``state`` to a root."""
-    states, actions, cost = [], [], 0
+    states: list[Any] = []
+    actions: list[Any] = []
+    cost: float = 0
     link = links[state]
     while link is not None:
         state, action, c = link

@@ -25,6 +25,14 @@ class Run:
     """One search's limits, observer and counters."""
 
     __slots__ = ("name", "guard", "observer", "next_check", "reason") + COUNTERS
+    # the counters, set from `COUNTERS` in __init__
+    expanded: int
+    generated: int
+    duplicates: int
+    reopened: int
+    max_frontier: int
+    stored: int
+    iterations: int
 
     def __init__(self, name: str, limits: Limits | None = None, observer: Observer | None = None):
         self.name = name

@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Label, Static
 
@@ -122,7 +123,7 @@ class GameApp(App):
         self.runner_mode = ""  # "hint" or "solve"
         self.plan: Plan | None = None
         self.speed = 2
-        self._animation = None
+        self._animation: Timer | None = None
         self._animating_by_solver = False
         self._generation = 0  # bumped when the game is replaced: late solver answers are dropped
         self._solve_generation = 0

@@ -100,8 +100,10 @@ class SolverRunner:
         return True
 
     def _run(self, task: Task) -> None:
+        limits, observer = self._limits, self._observer
+        assert limits is not None and observer is not None  # set by `start`
         try:
-            self._value = task(self._limits, self._observer)
+            self._value = task(limits, observer)
         except InputError as e:
             self._error = str(e)
         except Exception as e:  # the screen shows it; the game goes on
@@ -114,6 +116,7 @@ class SolverRunner:
         if not self.busy:
             return False
         self._cancelled = True
+        assert self._limits is not None  # busy: `start` set it
         self._limits.interrupt.set()
         return True
 
@@ -121,6 +124,7 @@ class SolverRunner:
         if self._thread is None:
             return Status()
         obs = self._observer
+        assert obs is not None  # started: `start` set it
         phase = "done" if self._finished.is_set() else "cancelling" if self._cancelled else obs.phase
         return Status(self._label, phase, obs.expanded, obs.generated, obs.best_f, time.perf_counter() - self._started)
 

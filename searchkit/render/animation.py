@@ -101,7 +101,7 @@ def save_frames(
     written = []
     for i, frame in enumerate(frames):
         path = directory / f"{prefix}{i:0{digits}d}.png"
-        _atomic_write(path, lambda tmp, frame=frame: frame.save(tmp, format="PNG", compress_level=compress_level))
+        _atomic_write(path, lambda tmp, frame=frame: frame.save(tmp, format="PNG", compress_level=compress_level))  # type: ignore[misc]
         written.append(path)
     if not written:
         raise ValueError("no frames to write")

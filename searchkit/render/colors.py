@@ -49,10 +49,14 @@ def node_colors(graph: Any, key: str | None = None) -> dict[Any, tuple[float, fl
         elif not math.isfinite(v):
             out[n] = DEAD
         else:
-            out[n] = tuple(cmap((v - lo) / (hi - lo))[:3])
+            r, g, b = cmap((v - lo) / (hi - lo))[:3]
+            out[n] = (r, g, b)
     return out
 
 
 def node_rgb(graph: Any) -> dict[Any, tuple[int, int, int]]:
     """RGB in 0..255 per node, for file formats."""
-    return {n: tuple(int(round(255 * c)) for c in rgb) for n, rgb in node_colors(graph).items()}
+    return {
+        n: (int(round(255 * r)), int(round(255 * g)), int(round(255 * b)))
+        for n, (r, g, b) in node_colors(graph).items()
+    }

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from os import PathLike
 from typing import Any
 
 from .colors import CMAP, MUTED, color_key, node_colors, value_range
@@ -42,7 +43,7 @@ MARKERS = {"expanded": "o", "generated": "s", "pruned": "v", "duplicate": "x"}
 
 
 def draw_tree(
-    graph: Any, path: str, fmt: str, title: str = "", board_labels: Callable[[Any], str] | None = None
+    graph: Any, path: str | PathLike[str], fmt: str, title: str = "", board_labels: Callable[[Any], str] | None = None
 ) -> None:
     """Render ``graph`` (from `TreeRecorder.finish`) to ``path`` in ``fmt`` (png/svg/pdf).
 
@@ -54,7 +55,7 @@ def draw_tree(
         _draw_tree(graph, path, fmt, title, board_labels)
 
 
-def _draw_tree(graph: Any, path: str, fmt: str, title: str, board_labels) -> None:
+def _draw_tree(graph: Any, path: str | PathLike[str], fmt: str, title: str, board_labels) -> None:
     from matplotlib.figure import Figure
 
     mode, texts, unit, level_h, (pos, x0, x1, depth) = _choose_mode(graph, board_labels)
@@ -116,7 +117,8 @@ def _draw_tree(graph: Any, path: str, fmt: str, title: str, board_labels) -> Non
             fontweight="bold" if i == 0 else "normal",
             color=PATH_RED if style == "warn" else "black",
         )
-    extra = {"pil_kwargs": {"compress_level": 2}} if fmt == "png" else {}  # zlib's default 6 is 4x slower
+    # zlib's default 6 is 4x slower
+    extra: dict[str, Any] = {"pil_kwargs": {"compress_level": 2}} if fmt == "png" else {}
     fig.savefig(path, format=fmt, dpi=dpi, facecolor="white", **extra)
 
 
@@ -335,7 +337,7 @@ def _draw_markers(ax, graph, pos, colors, mode: str, unit: float) -> None:
         area = (size_pt * (0.8 if marker in "sv" else 1.0)) ** 2
         if status == "duplicate":
             area *= 0.25  # laid out in half a unit
-        kw = dict(linewidths=0.6 if marker == "x" else 0.3)
+        kw: dict[str, Any] = dict(linewidths=0.6 if marker == "x" else 0.3)
         if marker != "x":
             kw["edgecolors"] = "#222222" if mode == "order" else "none"
         ax.scatter(
@@ -410,6 +412,7 @@ def _colorbar(fig, graph, key: str, box: tuple[float, float, float, float], k: f
 
 def _legend(fig, graph, mode: str, y: float, k: float) -> None:
     """Entries for the node kinds this tree has, and the solution path if marked."""
+    from matplotlib.artist import Artist
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -426,7 +429,7 @@ def _legend(fig, graph, mode: str, y: float, k: float) -> None:
         ("pruned", "pruned (over the bound)"),
         ("duplicate", "duplicate"),
     ]
-    handles = []
+    handles: list[Artist] = []
     for status, text in entries:
         if status not in present:
             continue

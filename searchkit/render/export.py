@@ -9,6 +9,7 @@ colours and the highlighted path so ``dot -Tsvg`` shows the same story as our pi
 from __future__ import annotations
 
 import json
+from os import PathLike
 from typing import Any
 
 PLAIN = (str, int, float, bool)
@@ -25,13 +26,13 @@ def plain_copy(graph: Any):
     return out
 
 
-def write_graphml(graph: Any, path: str) -> None:
+def write_graphml(graph: Any, path: str | PathLike[str]) -> None:
     import networkx as nx
 
     nx.write_graphml(plain_copy(graph), path)
 
 
-def write_gexf(graph: Any, path: str) -> None:
+def write_gexf(graph: Any, path: str | PathLike[str]) -> None:
     """GEXF with the tidy layout and the f colours as Gephi ``viz`` data."""
     import networkx as nx
 
@@ -52,7 +53,7 @@ def write_gexf(graph: Any, path: str) -> None:
     nx.write_gexf(g, path)
 
 
-def write_dot(graph: Any, path: str) -> None:
+def write_dot(graph: Any, path: str | PathLike[str]) -> None:
     import networkx as nx
 
     from .colors import node_rgb
@@ -90,7 +91,7 @@ def _dot_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def write_json(graph: Any, path: str) -> None:
+def write_json(graph: Any, path: str | PathLike[str]) -> None:
     """Node-link JSON under the ``edges`` key; an infinite ``h`` (a dead end) is written as
     ``Infinity``, which Python's json reads back."""
     import networkx as nx

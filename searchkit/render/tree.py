@@ -97,7 +97,7 @@ class TreeRecorder(Observer):
         self.bound = bound
         self._reset()
 
-    def expand(self, state: Any, g: float, h: float) -> None:
+    def expand(self, state: Any, g: float, h: float | None) -> None:
         self.expansions += 1
         stack = self._stack
         if self._last_child is not None and state == self._last_child:
@@ -116,7 +116,7 @@ class TreeRecorder(Observer):
             self._order[node] = self.expansions
         stack.append((state, node, g))
 
-    def generate(self, parent: Any, action: Any, child: Any, g: float, h: float, kind: str) -> None:
+    def generate(self, parent: Any, action: Any, child: Any, g: float, h: float | None, kind: str) -> None:
         self.generations += 1
         stack = self._stack
         # a depth-first engine backtracked: find the frame generating now (a state may
@@ -140,7 +140,7 @@ class TreeRecorder(Observer):
             self._last_child = None
 
     # -- bookkeeping ----------------------------------------------------------------------
-    def _add(self, state: Any, parent: int, action: Any, g: float, h: float, kind: str) -> int:
+    def _add(self, state: Any, parent: int, action: Any, g: float, h: float | None, kind: str) -> int:
         node = len(self._state)
         self._state.append(state)
         self._parent.append(parent)
@@ -265,7 +265,7 @@ class TreeRecorder(Observer):
     def _build(self, on_path: set[int]):
         import networkx as nx
 
-        graph = nx.DiGraph()
+        graph: nx.DiGraph[int] = nx.DiGraph()
         label = self.label
         for node, state in enumerate(self._state):
             kind = self._kind[node]
