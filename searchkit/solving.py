@@ -141,10 +141,10 @@ def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible:
     result.engine = result.engine or info.name
     if result.guarantee is None:
         result.guarantee = info.guarantee(params, admissible, problem)
-    elif result.bound is not None and info.guarantee(params, admissible, problem) != "optimal":
+    elif result.bound is not None and (admissible is not True or not preserves_optimality(problem)):
         # a bound proven with a heuristic that may overestimate, or on moves that skip
-        # optimal paths, proves nothing about the problem's optimum
-        # (kept, qualified, when the caller cannot say whether the heuristic is admissible)
+        # optimal paths, proves nothing about the problem's optimum (kept, qualified, when
+        # the caller cannot say whether the heuristic is admissible)
         if admissible is UNKNOWN and preserves_optimality(problem):
             result.guarantee = f"{result.guarantee} if the heuristic is admissible"
         else:
