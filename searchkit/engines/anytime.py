@@ -42,7 +42,9 @@ def anytime(
     if observer is not None and search.status is None:
         observer.improved(None, bound)
     while True:
-        search.step(CHUNK)
+        # before the first answer the bound matters only to a listener (and at the end):
+        # without one, the search runs exactly as weighted A* until it reaches a goal
+        search.step(CHUNK if best is not None or observer is not None else None)
         if search.status == SOLVED:
             path = search.path()
             search.resume()
@@ -63,6 +65,8 @@ def anytime(
                 observer.improved(None if best is None else incumbent, bound)
     if search.status == NO_SOLUTION and best is not None:
         bound = incumbent  # nothing left open below the incumbent: it is optimal
+    else:
+        bound = min(incumbent, max(bound, search.lowest_f()))
     if best is None:
         result = run.result(search.status or LIMIT, None, **search.counters())
         if search.status == LIMIT:
