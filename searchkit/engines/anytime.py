@@ -65,8 +65,7 @@ def anytime(
                 observer.improved(None if best is None else incumbent, bound)
     if search.status == NO_SOLUTION and best is not None:
         bound = incumbent  # nothing left open below the incumbent: it is optimal
-    else:
-        bound = min(incumbent, max(bound, search.lowest_f()))
+    # (no scan after a limit: the state it stopped at has left the open list)
     if best is None:
         result = run.result(search.status or LIMIT, None, **search.counters())
         if search.status == LIMIT:
