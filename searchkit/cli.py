@@ -62,6 +62,7 @@ class Progress(Observer):
         self.label = label
         self.start = time.perf_counter()
         self.last = 0.0
+        self.answer = ""  # an anytime engine's incumbent cost and proven bound
 
     def __enter__(self) -> Progress:
         self.status.__enter__()
@@ -77,7 +78,12 @@ class Progress(Observer):
         self.last = now
         rate = expanded / max(now - self.start, 1e-9)
         best = f" · f {best_f:g}" if best_f is not None else ""
-        self.status.update(f"{self.label}: {expanded:,} expanded · {generated:,} generated · {rate:,.0f}/s{best}")
+        self.status.update(
+            f"{self.label}: {expanded:,} expanded · {generated:,} generated · {rate:,.0f}/s{best}{self.answer}"
+        )
+
+    def improved(self, cost: float | None, bound: float) -> None:
+        self.answer = f" · best {'-' if cost is None else f'{cost:g}'} · bound {bound:g}"
 
 
 class _Interrupt:
@@ -292,6 +298,8 @@ def _result_json(job: Job, result: Result) -> dict[str, Any]:
         "params": job.params,
         "guarantee": result.guarantee or job.guarantee,
         "complete": job.engine.complete,
+        "bound": result.bound,
+        "improvements": [i.to_dict() for i in result.improvements],
         "stats": result.stats.to_dict(),
     }
     doc.update(dom.solution_json(problem, result, job.options))
@@ -307,6 +315,10 @@ def _print_text(job: Job, result: Result) -> None:
     echo(f"\nengine {job.engine.name} · heuristic {h}{params} · {result.guarantee or job.guarantee}")
     if result.status == SOLVED:
         echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
+        if result.improvements:
+            steps = ", ".join(f"{i.cost:g} at {i.elapsed_s:.2f} s" for i in result.improvements)
+            stop = f"; stopped by {s.limit_reason}" if s.limit_reason else ""
+            echo(f"answers: {steps}; lower bound {result.bound:g}{stop}")
         echo(dom.format_solution(problem, result, job.options))
     elif result.status == LIMIT and result.stats.limit_reason == INCOMPLETE:
         echo(

@@ -31,6 +31,10 @@ class Observer:
     def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
         """Called at every limit check (about every thousand expansions)."""
 
+    def improved(self, cost: float | None, bound: float) -> None:
+        """An anytime engine has a cheaper answer (``cost``; None before the first) or has
+        proven a higher lower ``bound`` on the optimal cost."""
+
 
 class Observers(Observer):
     """Several observers behind one."""
@@ -53,3 +57,7 @@ class Observers(Observer):
     def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
         for o in self.observers:
             o.progress(expanded, generated, best_f)
+
+    def improved(self, cost: float | None, bound: float) -> None:
+        for o in self.observers:
+            o.improved(cost, bound)

@@ -52,6 +52,19 @@ class Stats:
 
 
 @dataclass
+class Improvement:
+    """One better answer of an anytime engine: when (seconds into the search), its cost
+    and the lower bound on the optimal cost proven at that moment."""
+
+    elapsed_s: float
+    cost: float
+    bound: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"time_s": round(self.elapsed_s, 6), "cost": self.cost, "bound": self.bound}
+
+
+@dataclass
 class Result:
     """The outcome of a search.
 
@@ -69,6 +82,10 @@ class Result:
     # what this answer promises when it is more than the run's parameters did (an engine
     # that raises its weight only when a search runs long says which weight answered)
     guarantee: str | None = None
+    # a lower bound on the optimal cost the search proved (anytime engines), and the answers
+    # it found on the way, cheapest last
+    bound: float | None = None
+    improvements: list[Improvement] = field(default_factory=list)
 
     @property
     def solved(self) -> bool:

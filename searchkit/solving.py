@@ -141,6 +141,15 @@ def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible:
     result.engine = result.engine or info.name
     if result.guarantee is None:
         result.guarantee = info.guarantee(params, admissible, problem)
+    elif result.bound is not None and (admissible is not True or not preserves_optimality(problem)):
+        # a bound proven with a heuristic that may overestimate, or on moves that skip
+        # optimal paths, proves nothing about the problem's optimum (kept, qualified, when
+        # the caller cannot say whether the heuristic is admissible)
+        if admissible is UNKNOWN and preserves_optimality(problem):
+            result.guarantee = f"{result.guarantee} if the heuristic is admissible"
+        else:
+            result.bound = None
+            result.guarantee = info.guarantee(params, admissible, problem)
     elif result.guarantee.startswith("optimal") and not preserves_optimality(problem):
         result.guarantee = problem_caveat(problem)
     if result.status == NO_SOLUTION and not (info.complete and preserves_solutions(problem)):

@@ -444,7 +444,8 @@ def test_results_name_their_engine_and_time(engine):
 
 def test_the_registry_promises_what_the_engines_keep():
     """The guarantees printed to users; the oracle tests above hold the engines to them."""
-    assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar", "backward"}
+    assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar", "backward", "anytime"}
+    assert engines()["anytime"].guarantee({"weight": 3}) == "optimal"  # run to the end; a Result says more
     assert set(STEP_OPTIMAL) == {"bfs", "bidirectional-bfs", "iddfs"}
     info = engines()
     assert info["astar"].guarantee() == "optimal"

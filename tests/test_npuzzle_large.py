@@ -166,7 +166,7 @@ def test_larger_boards_defaults(monkeypatch):
         assert domain.defaults({"size": "5"}) == (
             "npuzzle-wida",
             "pdb-55554",
-            {"weight": fastida.WIDA_WEIGHT, "max_weight": fastida.WIDA_MAX_WEIGHT},
+            {"weight": fastida.WIDA_WEIGHT, "max_weight": fastida.WIDA_MAX_WEIGHT, "improve": True},
         )
     monkeypatch.setenv(DISABLE_ENV, "1")  # no compiled kernel: weighted A*
     assert domain.defaults({"size": "5"}) == ("astar", "pdb-55554", {"weight": 1.6})

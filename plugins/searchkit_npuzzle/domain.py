@@ -81,7 +81,7 @@ class NPuzzleDomain(Domain):
             from .fastida import WIDA_MAX_WEIGHT, WIDA_WEIGHT
 
             if WIDA_ENGINE in engines() and compiled_kernel_available():
-                return WIDA_ENGINE, "pdb-55554", {"weight": WIDA_WEIGHT, "max_weight": WIDA_MAX_WEIGHT}
+                return WIDA_ENGINE, "pdb-55554", {"weight": WIDA_WEIGHT, "max_weight": WIDA_MAX_WEIGHT, "improve": True}
             return "astar", "pdb-55554", {"weight": 1.6}
         if width * height > 25 and "npuzzle-stages" in engines():
             return "npuzzle-stages", None, {}

@@ -172,10 +172,15 @@ def npuzzle_wida(
     *,
     weight: float = WIDA_WEIGHT,
     max_weight: float | None = None,
+    improve: bool = False,
     limits: Limits | None = None,
     observer: Observer | None = None,
 ) -> Result:
     """Weighted IDA*: a solution at most ``weight`` times optimal (see the module doc).
+
+    With ``improve`` and a time or node limit, the rest of the limit goes to cheaper answers
+    (`anytime_ida`): the Result is then ``solved`` on a limit too, with the lower bound it
+    proved and a guarantee of ``optimal`` or ``within R of optimal``.
 
     With ``max_weight`` above ``weight``, a search still running after `ESCALATE_NODES`
     expansions starts again with the weight raised by `WEIGHT_STEP` (and twice the node
@@ -188,9 +193,32 @@ def npuzzle_wida(
         isinstance(max_weight, bool) or not isinstance(max_weight, (int, float)) or not max_weight >= 1
     ):
         raise InputError(f"max_weight must be a number of at least 1 (got {max_weight!r})")
+    bounded = limits is not None and (limits.timeout_s is not None or limits.max_expanded is not None)
+    if improve and bounded and specialised(problem) and getattr(problem, "heuristic_admissible", False):
+        from .anytime_ida import improve as improving
+
+        run = Run("npuzzle-wida", limits, observer)
+        first, answered = _escalate(problem, weight, max_weight, run.rest(), observer)
+        run.absorb(first.stats)
+        if first.status != SOLVED or run.reason is not None:
+            return first
+
+        def capped(w: float, rest: Limits, cap: int) -> Result:
+            gw, hw = weight_ratio(w)
+            return _run(problem, rest, observer, gw, hw, "npuzzle-wida", cap=cap)
+
+        return improving(problem, run, first, answered, capped)
+    return _escalate(problem, weight, max_weight, limits, observer)[0]
+
+
+def _escalate(
+    problem: Any, weight: float, max_weight: float | None, limits: Limits | None, observer: Observer | None
+) -> tuple[Result, float]:
+    """Weighted IDA* from ``weight``, raised up to ``max_weight`` while searches run long;
+    the Result and the weight that answered."""
     if max_weight is None or max_weight <= weight:
         gw, hw = weight_ratio(weight)
-        return _run(problem, limits, observer, gw, hw, "npuzzle-wida")
+        return _run(problem, limits, observer, gw, hw, "npuzzle-wida"), weight
     run = Run("npuzzle-wida", limits, observer)
     budget = ESCALATE_NODES
     w = weight
@@ -200,14 +228,15 @@ def npuzzle_wida(
         own_budget = not last and (stage.max_expanded is None or budget < stage.max_expanded)
         if own_budget:
             stage.max_expanded = budget
-        result = npuzzle_wida(problem, weight=w, limits=stage, observer=observer)
+        gw, hw = weight_ratio(w)
+        result = _run(problem, stage, observer, gw, hw, "npuzzle-wida")
         run.absorb(result.stats)
         if result.status != LIMIT or not own_budget or result.stats.limit_reason != "nodes":
             run.reason = result.stats.limit_reason
             path = (result.actions, result.states, result.cost) if result.status == SOLVED else None
             total = run.result(result.status, path)
             total.guarantee = f"suboptimal (weight {w:g})"
-            return total
+            return total, w
         w = min(max_weight, w + WEIGHT_STEP)
         budget *= 2
 
@@ -242,9 +271,19 @@ def weight_ratio(weight: float) -> tuple[int, int]:
     return ratio.denominator, ratio.numerator
 
 
-def _run(problem: Any, limits: Limits | None, observer: Observer | None, gw: int, hw: int, engine: str) -> Result:
+def _run(
+    problem: Any,
+    limits: Limits | None,
+    observer: Observer | None,
+    gw: int,
+    hw: int,
+    engine: str,
+    cap: int | None = None,
+) -> Result:
+    """One (weighted) IDA*; with ``cap`` (an anytime search's incumbent) only answers
+    cheaper than it, and the Result's ``bound`` says what the search proved about them."""
     name = problem.heuristic_name
-    generic = name not in ("manhattan", "linear-conflict") and not (name or "").startswith("pdb-")
+    generic = not specialised(problem)
     db = None if generic or not name.startswith("pdb-") else _database(problem)
     wants_nodes = observer is not None and (
         type(observer).expand is not Observer.expand or type(observer).generate is not Observer.generate
@@ -252,24 +291,38 @@ def _run(problem: Any, limits: Limits | None, observer: Observer | None, gw: int
     kernel = _kernel() if not generic and name != "linear-conflict" and not wants_nodes else None
     # the Python search reads base-n tables; rank-indexed ones (7-8) need the kernel
     if generic or (kernel is None and db is not None and db.sparse() is None):
+        if cap is not None:
+            raise ValueError("a capped search needs the specialised search (a 'pdb-*' table in base-n form)")
         if gw == hw:  # the generic engine with the same guarantee
             return idastar(problem, limits=limits, observer=observer)
         return astar(problem, weight=hw / gw, limits=limits, observer=observer)
+    search: Any
     if kernel is not None:
         kernel.warm_up()  # loading compiled code is set-up, not search: before the clock starts
-        search = kernel.Search(problem, db, Run(engine, limits, observer), gw, hw)
+        search = kernel.Search(problem, db, Run(engine, limits, observer), gw, hw, cap)
     else:
-        search = _PySearch(problem, db, Run(engine, limits, observer), gw, hw)
-    return search.solve()
+        search = _PySearch(problem, db, Run(engine, limits, observer), gw, hw, cap)
+    result: Result = search.solve()
+    if cap is not None:
+        result.bound = cap if result.status == NO_SOLUTION else search.floor
+    return result
+
+
+def specialised(problem: Any) -> bool:
+    """Whether ``problem``'s heuristic is one the specialised search updates per move."""
+    name = problem.heuristic_name or ""
+    return name in ("manhattan", "linear-conflict") or name.startswith("pdb-")
 
 
 class _PySearch:
     """The pure-Python search: recursive, one board, incremental heuristic, the bound on
     ``gw * g + hw * h`` (as in `kernel_numba.run`)."""
 
-    def __init__(self, problem: Any, db: Any, run: Run, gw: int = 1, hw: int = 1):
+    def __init__(self, problem: Any, db: Any, run: Run, gw: int = 1, hw: int = 1, cap: int | None = None):
         self.problem, self.db, self.run = problem, db, run
         self.gw, self.hw = gw, hw
+        self.cap = math.inf if cap is None else cap
+        self.floor = 0  # as `kernel_numba.Search.floor`
         self.expanded = self.generated = self.iterations = 0
 
     def _heuristic(self, board: list[int]):
@@ -291,6 +344,7 @@ class _PySearch:
             return finish(problem, run, SOLVED, path)
         while True:  # an iteration that fails undoes every move: board and slide are as at the start
             self.iterations += 1
+            self.floor = bound if gw == self.hw else h0
             if run.observer is not None:
                 run.observer.iteration(bound if gw == 1 else bound / gw)
             found, next_bound = self._iteration(board, h0, slide, bound, path)
@@ -308,7 +362,7 @@ class _PySearch:
         observer = run.observer
         moves = neighbours(problem.width, problem.height)
         encode = problem.encode
-        gw, hw = self.gw, self.hw
+        gw, hw, cap = self.gw, self.hw, self.cap
         shown = bound if gw == 1 else bound / gw
         expanded, generated = self.expanded, 0
         next_check = run.next_check
@@ -334,7 +388,10 @@ class _PySearch:
                 ch = slide(t, nb, blank)
                 generated += 1
                 f = gw * cg + hw * ch
-                if f > bound:
+                if cg + ch >= cap:  # no cheaper answer through it: cut for good
+                    if observer is not None:
+                        observer.generate(state, DIRS[d], encode(tuple(board)), cg, ch, "pruned")
+                elif f > bound:
                     nxt = best_next[0]
                     if nxt is None or f < nxt:
                         best_next[0] = f

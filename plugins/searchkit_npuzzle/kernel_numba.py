@@ -73,11 +73,14 @@ def run(
     gsize,
     fac,
     ident,
+    cap,
 ):
     """Go on with the current iteration until it ends, finds the goal or expands ``stop`` nodes.
 
     A child is pruned when ``gw * g + hw * h`` exceeds the bound: ``gw = hw = 1`` is IDA*,
-    ``hw / gw = w > 1`` weighted IDA* (integers, so bounds stay exact).
+    ``hw / gw = w > 1`` weighted IDA* (integers, so bounds stay exact).  A child whose
+    ``g + h`` reaches ``cap`` (an anytime search's incumbent cost) is cut for good: it
+    leaves the next bound alone, and every answer found costs less than ``cap``.
 
     ``keys``/``vals`` (depth x 2G: the plain groups, then the mirrored ones) and ``sums``
     (depth x 2) hold the heuristic's bookkeeping per depth, so backing up undoes nothing but
@@ -118,6 +121,8 @@ def run(
                     if f < next_bound:
                         next_bound = f
                     continue
+                if d + 1 + ch >= cap:
+                    continue
                 sums[d + 1, 0] = ch
             else:
                 g = group[t]
@@ -149,6 +154,8 @@ def run(
                         continue
                     if ms > ch:
                         ch = ms
+                if d + 1 + ch >= cap:
+                    continue
                 for i in range(2 * ng):
                     keys[d + 1, i] = keys[d, i]
                     vals[d + 1, i] = vals[d, i]
@@ -233,8 +240,16 @@ def warm_up() -> None:
         one,
         two.copy(),
         np.arange(4, dtype=np.int64),
+        NO_BOUND,
     )
     _warm = True
+
+
+def floor_of(gw: int, hw: int, bound: int, h0: int) -> int:
+    """What an iteration starting at ``bound`` has proven about every answer below the cap:
+    IDA* (weight 1) starts it only when no path has ``g + h`` under it; weighted
+    iterations prove only the root's admissible estimate."""
+    return bound if gw == hw else h0
 
 
 class Search:
@@ -244,9 +259,11 @@ class Search:
     `searchkit.Run`) keeps the limits, the observer and the engine's name.
     """
 
-    def __init__(self, problem: Any, db: Any, tally: Run, gw: int = 1, hw: int = 1):
+    def __init__(self, problem: Any, db: Any, tally: Run, gw: int = 1, hw: int = 1, cap: int | None = None):
         self.problem, self.run = problem, tally
         self.gw, self.hw = gw, hw
+        self.cap = NO_BOUND if cap is None else cap
+        self.floor = 0  # a lower bound on the cost of any answer below ``cap`` (see `floor_of`)
         self.n = n = problem.n
         self.nbr = np.full(4 * n, -1, dtype=np.int64)
         for b, moves in enumerate(neighbours(problem.width, problem.height)):
@@ -317,6 +334,7 @@ class Search:
         while True:
             self.iterations += 1
             shown = bound if gw == 1 else bound / gw  # in moves, as the observer expects
+            self.floor = floor_of(gw, hw, bound, self.h0)
             if observer is not None:
                 observer.iteration(shown)
             depth = bound // gw + 2  # no path of the iteration is deeper
@@ -362,6 +380,7 @@ class Search:
                     self.gsize,
                     self.fac,
                     self.ident,
+                    self.cap,
                 )
                 if status != PAUSED:
                     break

@@ -57,6 +57,13 @@ def register_engines(register):
                     minimum=1,
                     none="none (keep the weight)",
                 ),
+                "improve": EngineParam(
+                    "improve",
+                    False,
+                    bool,
+                    "with --timeout or --max-nodes: spend what is left on cheaper answers (lower weights,"
+                    " the incumbent as a cap) and say how far from optimal the best is",
+                ),
             },
             warm_up=warm_up_kernel,
             domains=("npuzzle",),

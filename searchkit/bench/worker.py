@@ -141,6 +141,9 @@ def run_task(task: Task, send: Callable[[tuple[Any, ...]], None]) -> None:
             record["rss_per_stored_bytes"] = round(max(0, search_peak - rss_before) / stats.stored, 1)
         if result.guarantee:
             record["guarantee"] = result.guarantee
+        if result.improvements:  # an anytime engine: its answers on the way and the bound it proved
+            record["bound"] = result.bound
+            record["improvements"] = [i.to_dict() for i in result.improvements]
         record["cost_ok"] = cost_ok(
             record["guarantee"], result.status, result.cost, record["length"], task.instance.expected_cost
         )

@@ -17,6 +17,7 @@ from ..errors import InputError
 from ..problem import preserves_optimality
 from ..result import Result
 from .alternation import alternation
+from .anytime import anytime
 from .backward import backward
 from .bestfirst import BestFirstSearch, astar, best_first, dijkstra, greedy
 from .bidirectional import bidirectional_bfs
@@ -134,6 +135,9 @@ class EngineInfo:
     ``optimal_if``: for an engine whose promise depends on its parameters, a test of
     them (False: its answers are suboptimal).
     ``validate``: checks of the parameters together, before any problem is built.
+    ``anytime``: its answers improve until one is proven optimal, so it promises what it
+    would at weight 1 (its ``weight`` is where it starts) and each Result states what it
+    proved (``bound``, ``guarantee``) when a limit stops it first.
     ``warm_up``: one-off set-up the benchmark runner does in its parent process, so that
     every forked worker starts with it done (e.g. loading a compiled kernel).
     """
@@ -150,6 +154,7 @@ class EngineInfo:
     complete: bool = True
     optimal_if: Callable[[dict[str, Any]], bool] | None = None
     validate: Callable[[dict[str, Any]], None] | None = None  # more checks of the parameters together
+    anytime: bool = False
     specs: dict[str, EngineParam] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -192,7 +197,7 @@ class EngineInfo:
         long; the run promises that weight (its Result may state a better one)."""
         merged = dict(self.params, **(params or {}))
         weight = merged.get("weight")
-        weight = 1 if weight is None else weight
+        weight = 1 if weight is None or self.anytime else weight
         ceiling = merged.get("max_weight")
         if ceiling is not None and ceiling > weight:
             weight = ceiling
@@ -242,6 +247,18 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
             heuristic="required",
             optimal="cost",
             params={"weight": EngineParam("weight", 1, float, "weight of h (--weight)", minimum=1)},
+        ),
+        EngineInfo(
+            "anytime",
+            anytime,
+            "anytime weighted A*: a first answer at weight w, then cheaper ones until one is proven"
+            " optimal; stopped by a limit it answers with the best and its proven bound",
+            heuristic="required",
+            optimal="cost",
+            anytime=True,
+            params={
+                "weight": EngineParam("weight", 2.0, float, "weight of h for the first answer (--weight)", minimum=1)
+            },
         ),
         EngineInfo("greedy", greedy, "greedy best-first search on h", heuristic="required"),
         EngineInfo("idastar", idastar, "iterative-deepening A*", heuristic="required", optimal="cost"),
@@ -298,6 +315,7 @@ __all__ = [
     "BestFirstSearch",
     "Run",
     "alternation",
+    "anytime",
     "backward",
     "portfolio",
     "EngineInfo",

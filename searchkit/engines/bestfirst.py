@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from typing import Any
 
 from ..limits import Limits
@@ -109,6 +109,8 @@ class BestFirstSearch:
         self.spare: list[Any] = []  # emptied FIFOs, reused for new priorities
         self.expanded = self.generated = self.duplicates = self.reopened = 0
         self.frontier = self.max_frontier = 0
+        self.bound: float | None = None  # set by `prune`: children with g + h at or above it are dropped
+        self.pruned = 0
         for root in roots:
             h = h_fn(root) if h_fn is not None else 0
             self.g_of[root] = 0
@@ -284,6 +286,63 @@ class BestFirstSearch:
         self.frontier, self.max_frontier = frontier, max_frontier
         return status is not None
 
+    def resume(self) -> None:
+        """Go on past the goal just found (anytime search); the goal has left the open list."""
+        if self.status == SOLVED:
+            self.status, self.goal = None, None
+
+    def prune(self, bound: float) -> None:
+        """Drop the open entries whose ``g + h`` reaches ``bound``, and from now on such children.
+
+        With an admissible ``h`` nothing through them can cost less than ``bound``: an anytime
+        search passes its incumbent's cost.  The bucket queue drops whole buckets (each has one
+        ``g`` and ``h``); children are cut by a filter on the successor function, so the hot
+        loop pays nothing for a search that never prunes."""
+        if self.heaps is not None:
+            raise ValueError("prune works on one ordering, not on several")
+        if self.bound is None:
+            self.succ = self._bounded(self.succ)
+        self.bound = bound if self.bound is None else min(self.bound, bound)
+        if self.heap is not None:
+            kept = [e for e in self.heap if e[-2] + e[-3] < bound]
+            self.frontier -= len(self.heap) - len(kept)
+            self.heap[:] = kept
+            heapify(self.heap)
+            return
+        for key in [k for k in self.keys if k[2] + k[1] >= bound]:
+            self.frontier -= len(self.buckets.pop(key))
+        self.keys[:] = [k for k in self.keys if k in self.buckets]
+        heapify(self.keys)
+
+    def _bounded(
+        self, succ: Callable[[Any, Any], Iterable[tuple[Any, ...]]]
+    ) -> Callable[[Any, Any], Iterable[tuple[Any, ...]]]:
+        """``succ`` without the children whose ``g + h`` reaches ``self.bound`` (counted and
+        reported as pruned)."""
+        g_of, observer, uses_h = self.g_of, self.run.observer, self.uses_h
+
+        def bounded(state: Any, h: Any) -> Iterable[tuple[Any, ...]]:
+            g = -g_of[state]  # called while ``state`` is expanded: its g is stored negated
+            bound = self.bound
+            for action, child, cost, ch in succ(state, h):
+                if g + cost + ch >= bound:
+                    self.pruned += 1
+                    if observer is not None:
+                        observer.generate(state, action, child, g + cost, ch if uses_h else None, "pruned")
+                    continue
+                yield action, child, cost, ch
+
+        return bounded
+
+    def lowest_f(self) -> float:
+        """The least ``g + h`` on the open list (infinity when it is empty): with an admissible
+        ``h`` and reopening, no answer cheaper than it (and than any found) exists."""
+        if self.heaps is not None:
+            return min((e[-2] + e[-3] for heap in self.heaps for e in heap), default=INF)
+        if self.heap is not None:
+            return min((e[-2] + e[-3] for e in self.heap), default=INF)
+        return min((k[2] + k[1] for k in self.keys), default=INF)
+
     def path(self) -> tuple[list[Any], list[Any], Any]:
         """``(actions, states, cost)`` from a root to the goal found."""
         if self.parents is not None:
@@ -294,7 +353,7 @@ class BestFirstSearch:
         """The statistics so far, as `Run.result` takes them."""
         return {
             "expanded": self.expanded,
-            "generated": self.generated,
+            "generated": self.generated + self.pruned,
             "duplicates": self.duplicates,
             "reopened": self.reopened,
             "max_frontier": self.max_frontier,
