@@ -166,7 +166,7 @@ def build_app() -> Starlette:
         if entry.picture is None:
             if entry.kind.picture is None:
                 return error(f"{entry.kind.name} has no picture", 404)
-            entry.picture = await run_in_threadpool(entry.kind.picture, None, PICTURE_SIDE)
+            entry.picture = await run_in_threadpool(store.built_in_picture, entry.kind)
         return Response(entry.picture, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def upload_picture(request: Request) -> Response:

@@ -71,7 +71,19 @@ class GameStore:
     def __init__(self, slots: Slots) -> None:
         self._games: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
+        self._pictures: dict[str, bytes] = {}
         self.slots = slots
+
+    def built_in_picture(self, kind: Game) -> bytes:
+        """The game's own picture, drawn once per server (drawing it takes a while)."""
+        with self._lock:
+            found = self._pictures.get(kind.name)
+        if found is None:
+            assert kind.picture is not None
+            found = kind.picture(None, PICTURE_SIDE)
+            with self._lock:
+                self._pictures[kind.name] = found
+        return found
 
     def kinds(self) -> dict[str, Game]:
         return {name: g for name, g in games().items() if g.session is not None}

@@ -30,12 +30,12 @@ for (const tab of document.querySelectorAll(".tab")) {
 // -- play: the picture puzzle -----------------------------------------------------------
 let game = null, picture = null, solving = false, clockBase = 0, clockAt = 0;
 
-function loadPicture() {
+function loadPicture(id) {
   return new Promise((resolve) => {
     const img = new Image();
     img.onload = () => { picture = img; resolve(); };
-    img.onerror = () => resolve();
-    img.src = `/api/games/${game.id}/picture?t=${Date.now()}`;
+    img.onerror = () => { say("the picture did not load"); resolve(); };
+    img.src = `/api/games/${id}/picture?t=${Date.now()}`;
   });
 }
 
@@ -77,7 +77,7 @@ async function newGame(ev) {
   solving = false;
   const st = await api("POST", "/api/games", { game: "npuzzle", size: $("size").value, blank: $("blank").value, depth: $("depth").value });
   $("stats").textContent = ""; $("hint-text").textContent = "";
-  game = st; await loadPicture(); show(st);
+  await loadPicture(st.id); show(st);
 }
 
 async function move(body) {
@@ -134,7 +134,7 @@ $("solve").addEventListener("click", async () => {
   solving = true;
   const id = game.id;
   for (const m of st.plan.moves) {
-    if (!solving || game.id !== id) return;
+    if (!solving || game.id !== id) { if (game.id === id) solving = false; return; }
     await new Promise((r) => setTimeout(r, 1000 / Number($("solve-speed").value)));
     show(await api("POST", `/api/games/${id}/move`, { move: m }));
   }
@@ -144,7 +144,7 @@ $("solve").addEventListener("click", async () => {
 $("picture").addEventListener("change", async () => {
   const f = $("picture").files[0];
   if (!f || !game) return;
-  try { show(await api("POST", `/api/games/${game.id}/picture`, undefined, f)); await loadPicture(); draw(); }
+  try { show(await api("POST", `/api/games/${game.id}/picture`, undefined, f)); await loadPicture(game.id); draw(); }
   catch (e) { /* the message is on the page */ }
   $("picture").value = "";
 });
@@ -152,7 +152,7 @@ $("picture").addEventListener("change", async () => {
 $("load").addEventListener("change", async () => {
   const f = $("load").files[0];
   if (!f) return;
-  try { const st = await api("POST", "/api/games/load", undefined, f); solving = false; game = st; await loadPicture(); show(st); }
+  try { const st = await api("POST", "/api/games/load", undefined, f); solving = false; await loadPicture(st.id); show(st); }
   catch (e) { /* the message is on the page */ }
   $("load").value = "";
 });
