@@ -186,3 +186,21 @@ def test_cancel_stops_a_search(client: TestClient) -> None:
     sid = client.post("/api/searches", json=body).json()["id"]
     assert client.delete(f"/api/searches/{sid}").json() == {"cancelled": True}
     assert client.get(f"/api/searches/{sid}/events").status_code == 404
+
+
+def test_serve_command_binds_loopback_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    runs: list[dict] = []
+    opened: list[str] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: runs.append(kw))
+    monkeypatch.setattr("webbrowser.open", opened.append)
+    monkeypatch.setattr("threading.Timer", lambda _delay, fn, args: type("T", (), {"start": lambda s: fn(*args)})())
+    cli = CliRunner()
+    default = cli.invoke(build_cli(), ["serve"])
+    assert default.exit_code == 0 and runs[-1] == {"host": "127.0.0.1", "port": 8000, "log_level": "warning"}
+    assert "http://127.0.0.1:8000/" in default.output and "this machine only" in default.output
+    wide = cli.invoke(build_cli(), ["serve", "--host", "0.0.0.0", "--port", "8123", "--open"])
+    assert runs[-1]["host"] == "0.0.0.0" and runs[-1]["port"] == 8123
+    assert "reachable from the network" in wide.output and opened == ["http://127.0.0.1:8123/"]
+    assert cli.invoke(build_cli(), ["serve", "--port", "0"]).exit_code != 0

@@ -30,5 +30,6 @@ def serve(
         import threading
         import webbrowser
 
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+        local = url.replace(f"//{host}:", "//127.0.0.1:") if host in ("0.0.0.0", "::") else url  # any address: this one
+        threading.Timer(1.0, webbrowser.open, args=(local,)).start()
     uvicorn.run(build_app(), host=host, port=port, log_level="warning")
