@@ -576,6 +576,9 @@ def _register_domain_commands() -> None:
     from .play.command import build_play_app
 
     app.add_typer(build_play_app(), name="play")
+    from .serve.command import serve
+
+    app.command("serve")(serve)
 
 
 _registered = False

@@ -380,6 +380,10 @@ def table() -> dict[tuple[str, str], object]:
             for o in ("--blank", "--image", "--load", "--new", "--numbers", "--seed", "--size")
         },
         "play sokoban": {o: "tests/test_play_commands.py" for o in ("level_file", "--level", "--load", "--new")},
+        "serve": {
+            o: "tests/test_serve.py::test_serve_command_binds_loopback_and_says_so"
+            for o in ("--host", "--port", "--open")
+        },
     }
     for command, options in elsewhere.items():
         for option, where in options.items():

@@ -19,6 +19,8 @@ from .problem import OPPOSITE
 
 BLANK_MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 TILE_TO_BLANK = {"up": "D", "down": "U", "left": "R", "right": "L"}  # a tile slides opposite to the blank
+WEB_SIDES = (3, 4, 5)
+MAX_DEPTH = 10_000
 OPTIMAL_UP_TO = 16  # cells: the domain's default engine is optimal up to the 15-puzzle
 
 
@@ -30,6 +32,13 @@ def goal_with_blank(width: int, height: int, blank: int) -> tuple[int, ...]:
     tiles = list(range(1, n))
     tiles.insert(blank, 0)
     return tuple(tiles)
+
+
+def _whole(value: Any, name: str) -> int:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise InputError(f"{name} must be a whole number (got {value!r})") from None
 
 
 def parse_blank(spec: str | int | None, width: int, height: int) -> int:
@@ -91,6 +100,31 @@ class NPuzzleGame(GameSession):
         game = cls(width, height, goal, goal)
         game.shuffle(rng)
         return game
+
+    @classmethod
+    def create(cls, options: dict[str, Any]) -> NPuzzleGame:
+        """A game from the web page: ``size`` 3..5, ``blank``, ``depth`` (random blank moves
+        from the goal; default n*n*10) and an optional ``seed``."""
+        size = _whole(options.get("size", 3), "size")
+        if size not in WEB_SIDES:
+            raise InputError(f"size must be one of {', '.join(map(str, WEB_SIDES))} (got {size})")
+        goal = goal_with_blank(size, size, parse_blank(options.get("blank") or "last", size, size))
+        game = cls(size, size, goal, goal)
+        depth = options.get("depth")
+        depth = size * size * 10 if depth in (None, "") else _whole(depth, "depth")
+        if not 1 <= depth <= MAX_DEPTH:
+            raise InputError(f"depth must be 1..{MAX_DEPTH} (got {depth})")
+        seed = options.get("seed")
+        rng = random.Random(None if seed in (None, "") else _whole(seed, "seed"))
+        start = goal
+        while start == goal:  # a walk can come back home
+            start = scrambled_board(goal, size, size, depth, rng)
+        game.start = start
+        game.restart()
+        return game
+
+    def view_json(self) -> dict[str, Any]:
+        return {"width": self.width, "height": self.height, "goal": list(self.goal)}
 
     def shuffle(self, rng: random.Random | None = None) -> None:
         """A new start: ``width * height * 10`` random blank moves from the goal."""

@@ -80,6 +80,29 @@ def load_picture(path: str | Path, size: tuple[int, int]) -> Image.Image:
         raise InputError(f"image {str(path)!r} does not fit in memory") from None
 
 
+def picture_png(data: bytes | None, side: int) -> bytes:
+    """The web page's picture: ``data`` (an uploaded file) or the built-in one, cropped
+    square to ``side`` pixels, as PNG bytes; a one-line InputError for a bad file."""
+    import io
+    import tempfile
+
+    if data is None:
+        im = default_picture((side, side))
+    else:
+        with tempfile.TemporaryDirectory(prefix="searchkit-upload-") as tmp:
+            path = Path(tmp) / "upload"
+            path.write_bytes(data)
+            try:
+                im = load_picture(path, (side, side))
+            except InputError as e:
+                message = str(e).replace(f"image {str(path)!r}", "the uploaded file")
+                message = message.replace(f"{str(path)!r}", "upload")
+                raise InputError(message) from None
+    out = io.BytesIO()
+    im.save(out, "PNG")
+    return out.getvalue()
+
+
 def _decode(im: Image.Image, size: tuple[int, int], path: Path) -> Image.Image:
     """Decode ``im`` no larger than needed to cover ``size`` after EXIF rotation."""
     try:

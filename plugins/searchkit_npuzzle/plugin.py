@@ -84,6 +84,13 @@ def register_commands(cli):
 def register_games(register):
     from searchkit.play import Game
 
+    from .game import NPuzzleGame
     from .play_command import play
 
-    register(Game("npuzzle", play, "the sliding-tile puzzle (3x3, 4x4, 5x5), numbers or a picture"))
+    def picture_png(data: bytes | None, side: int) -> bytes:
+        from .picture import picture_png
+
+        return picture_png(data, side)
+
+    summary = "the sliding-tile puzzle (3x3, 4x4, 5x5), numbers or a picture"
+    register(Game("npuzzle", play, summary, session=NPuzzleGame, picture=picture_png))

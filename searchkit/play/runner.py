@@ -151,6 +151,7 @@ class Plan:
     quality: str  # "optimal", or what the engine guarantees otherwise
     status: str = "solved"  # or the search's status when it found nothing
     detail: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)  # the engine's `Stats`, as the CLI's --json shows them
 
     @property
     def found(self) -> bool:
@@ -177,7 +178,7 @@ def solve_moves(
         result = execute(job, limits, observer)
         if not result.solved:
             reason = result.stats.limit_reason or ""
-            return Plan(key, [], job.guarantee, result.status, reason)
-        return Plan(key, to_moves(job, result), job.guarantee)
+            return Plan(key, [], job.guarantee, result.status, reason, result.stats.to_dict())
+        return Plan(key, to_moves(job, result), job.guarantee, stats=result.stats.to_dict())
 
     return task

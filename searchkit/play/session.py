@@ -100,6 +100,15 @@ class GameSession:
         """A game at ``start``; raise InputError when either is not valid."""
         raise NotImplementedError
 
+    @classmethod
+    def create(cls, options: dict[str, Any]) -> GameSession:
+        """A new game from a web form's ``options`` (strings or numbers); InputError if bad."""
+        raise NotImplementedError
+
+    def view_json(self) -> dict[str, Any]:
+        """What a page draws of the position (beyond the board itself)."""
+        return {}
+
     def solve_task(self):
         """A `searchkit.play.runner` task solving the current position into a `Plan`."""
         raise NotImplementedError

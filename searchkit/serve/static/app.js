@@ -1,0 +1,295 @@
+// searchkit serve: the page. Plain JavaScript, no build step, no CDN.
+"use strict";
+const $ = (id) => document.getElementById(id);
+
+function say(text) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.hidden = !text;
+}
+
+async function api(method, url, body, raw) {
+  const init = { method };
+  if (raw !== undefined) init.body = raw;
+  else if (body !== undefined) { init.body = JSON.stringify(body); init.headers = { "Content-Type": "application/json" }; }
+  const r = await fetch(url, init);
+  const doc = await r.json().catch(() => ({ error: `the server answered ${r.status}` }));
+  if (!r.ok || doc.error) { say(doc.error || `the server answered ${r.status}`); throw new Error(doc.error); }
+  say("");
+  return doc;
+}
+
+// -- tabs ------------------------------------------------------------------------------
+for (const tab of document.querySelectorAll(".tab")) {
+  tab.addEventListener("click", () => {
+    for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === tab);
+    for (const p of document.querySelectorAll(".panel")) p.hidden = p.id !== tab.dataset.panel;
+  });
+}
+
+// -- play: the picture puzzle -----------------------------------------------------------
+let game = null, picture = null, solving = false, clockBase = 0, clockAt = 0;
+
+function loadPicture(id) {
+  return new Promise((resolve) => {
+    const img = new Image();
+    img.onload = () => { picture = img; resolve(); };
+    img.onerror = () => { say("the picture did not load"); resolve(); };
+    img.src = `/api/games/${id}/picture?t=${Date.now()}`;
+  });
+}
+
+function show(state) {
+  game = state;
+  $("moves").textContent = state.moves;
+  $("win").hidden = !state.solved;
+  $("undo").disabled = !state.can_undo;
+  $("redo").disabled = !state.can_redo;
+  $("save").href = `/api/games/${state.id}/save`;
+  clockBase = state.elapsed_s; clockAt = performance.now();
+  draw();
+}
+
+function draw() {
+  const cv = $("board"), ctx = cv.getContext("2d");
+  ctx.fillStyle = "#0c0c0e"; ctx.fillRect(0, 0, cv.width, cv.height);
+  if (!game || !picture) return;
+  if (game.solved) { ctx.drawImage(picture, 0, 0, cv.width, cv.height); return; }
+  const w = game.width, h = game.height, tw = cv.width / w, th = cv.height / h;
+  const pw = picture.width / w, ph = picture.height / h;
+  const home = new Map(game.goal.map((t, p) => [t, p]));
+  game.board.forEach((t, cell) => {
+    if (t === 0) return;
+    const p = home.get(t), x = (cell % w) * tw, y = Math.floor(cell / w) * th;
+    ctx.drawImage(picture, (p % w) * pw, Math.floor(p / w) * ph, pw, ph, x + 1, y + 1, tw - 2, th - 2);
+  });
+}
+
+setInterval(() => {
+  if (!game) return;
+  const s = game.solved || game.moves === 0 ? clockBase : clockBase + (performance.now() - clockAt) / 1000;
+  const t = Math.floor(s);
+  $("timer").textContent = `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+}, 250);
+
+async function newGame(ev) {
+  if (ev) ev.preventDefault();
+  solving = false;
+  const st = await api("POST", "/api/games", { game: "npuzzle", size: $("size").value, blank: $("blank").value, depth: $("depth").value });
+  $("stats").textContent = ""; $("hint-text").textContent = "";
+  await loadPicture(st.id); show(st);
+}
+
+async function move(body) {
+  if (!game || solving) return;
+  show(await api("POST", `/api/games/${game.id}/move`, body));
+}
+
+$("new-game").addEventListener("submit", newGame);
+$("board").addEventListener("click", (ev) => {
+  if (!game) return;
+  const r = $("board").getBoundingClientRect();
+  const c = Math.floor(((ev.clientX - r.left) / r.width) * game.width);
+  const row = Math.floor(((ev.clientY - r.top) / r.height) * game.height);
+  move({ cell: row * game.width + c });
+});
+document.addEventListener("keydown", (ev) => {
+  const dir = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" }[ev.key];
+  if (!dir || $("play").hidden || ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
+  ev.preventDefault();
+  move({ direction: dir });
+});
+let touch = null;
+$("board").addEventListener("touchstart", (ev) => { const t = ev.touches[0]; touch = [t.clientX, t.clientY]; }, { passive: true });
+$("board").addEventListener("touchend", (ev) => {
+  if (!touch) return;
+  const t = ev.changedTouches[0], dx = t.clientX - touch[0], dy = t.clientY - touch[1];
+  touch = null;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;  // a tap: the click handler moves
+  ev.preventDefault();
+  move({ direction: Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up") });
+});
+for (const name of ["undo", "redo", "restart"]) {
+  $(name).addEventListener("click", async () => { if (game && !solving) show(await api("POST", `/api/games/${game.id}/${name}`)); });
+}
+
+function statsLine(plan) {
+  const s = plan.stats || {};
+  return `${plan.quality} · ${plan.moves.length} moves · expanded ${s.expanded} · generated ${s.generated} · max frontier ${s.max_frontier} · ${(s.elapsed_s || 0).toFixed(3)} s`;
+}
+
+$("hint").addEventListener("click", async () => {
+  if (!game || solving) return;
+  const st = await api("POST", `/api/games/${game.id}/hint`);
+  $("hint-text").textContent = st.hint ? `hint: move the blank ${st.hint}` : "no hint";
+  $("stats").textContent = statsLine(st.plan);
+  show(st);
+});
+
+$("solve").addEventListener("click", async () => {
+  if (!game || solving) return;
+  const st = await api("POST", `/api/games/${game.id}/solve`);
+  $("stats").textContent = statsLine(st.plan);
+  if (!st.plan.found) { say(`no solution: ${st.plan.status} ${st.plan.detail}`); return; }
+  solving = true;
+  const id = game.id;
+  for (const m of st.plan.moves) {
+    if (!solving || game.id !== id) { if (game.id === id) solving = false; return; }
+    await new Promise((r) => setTimeout(r, 1000 / Number($("solve-speed").value)));
+    show(await api("POST", `/api/games/${id}/move`, { move: m }));
+  }
+  solving = false;
+});
+
+$("picture").addEventListener("change", async () => {
+  const f = $("picture").files[0];
+  if (!f || !game) return;
+  try { show(await api("POST", `/api/games/${game.id}/picture`, undefined, f)); await loadPicture(game.id); draw(); }
+  catch (e) { /* the message is on the page */ }
+  $("picture").value = "";
+});
+
+$("load").addEventListener("change", async () => {
+  const f = $("load").files[0];
+  if (!f) return;
+  try { const st = await api("POST", "/api/games/load", undefined, f); solving = false; await loadPicture(st.id); show(st); }
+  catch (e) { /* the message is on the page */ }
+  $("load").value = "";
+});
+
+// -- watch a search -----------------------------------------------------------------------
+let info = null, source = null, searchId = null, queue = [], paused = false, ending = null;
+let nodes = new Map(), levels = [], counters = { x: 0, g: 0, f: null };
+
+function fillSearchForm() {
+  const dom = info.domains[$("domain").value];
+  $("domain-options").replaceChildren(...dom.params.filter((p) => p.type !== "bool").map((p) => {
+    const l = document.createElement("label");
+    l.textContent = `${p.name} `;
+    const i = document.createElement("input");
+    i.name = p.name; i.title = p.help; i.placeholder = p.default ?? "";
+    l.append(i);
+    return l;
+  }));
+  const engs = info.engines.filter((e) => !e.domains.length || e.domains.includes($("domain").value));
+  $("engine").replaceChildren(new Option("default", ""), ...engs.map((e) => new Option(e.name, e.name)));
+  $("heuristic").replaceChildren(new Option("default", ""), ...dom.heuristics.map((h) => new Option(h, h)), new Option("none", "none"));
+}
+
+async function loadInfo() {
+  info = await api("GET", "/api/info");
+  $("domain").replaceChildren(...Object.keys(info.domains).map((d) => new Option(d, d)));
+  fillSearchForm();
+}
+$("domain").addEventListener("change", fillSearchForm);
+
+function resetTree() {
+  nodes = new Map(); levels = []; queue = []; ending = null;
+  counters = { x: 0, g: 0, f: null };
+  showCounters();
+}
+
+function showCounters() {
+  $("w-expanded").textContent = counters.x;
+  $("w-generated").textContent = counters.g;
+  $("w-frontier").textContent = counters.frontier ?? Math.max(0, nodes.size - counters.x);
+  $("w-f").textContent = counters.f ?? "-";
+}
+
+function node(id, parent, g, h) {
+  let n = nodes.get(id);
+  if (!n) {
+    const depth = parent === undefined ? 0 : nodes.get(parent).depth + 1;
+    levels[depth] = (levels[depth] || 0) + 1;
+    n = { id, depth, index: levels[depth] - 1, g, h, expanded: false };
+    nodes.set(id, n);
+  }
+  return n;
+}
+
+function apply(ev) {
+  if (ev[0] === "x") {
+    const n = node(ev[1], undefined, ev[2], ev[3]);
+    n.expanded = true; counters.x += 1;
+    counters.f = ev[3] === null ? ev[2] : +(ev[2] + ev[3]).toFixed(4);
+  } else if (ev[0] === "g") {
+    counters.g += 1;
+    if (ev[5] !== "duplicate" && ev[5] !== "pruned") { const n = node(ev[2], ev[1], ev[3], ev[4]); n.g = ev[3]; n.h = ev[4]; }
+  }
+}
+
+function drawTree() {
+  const cv = $("tree"), ctx = cv.getContext("2d");
+  ctx.clearRect(0, 0, cv.width, cv.height);
+  const dy = cv.height / Math.max(2, levels.length + 1);
+  for (const n of nodes.values()) {
+    const x = ((n.index + 0.5) / levels[n.depth]) * cv.width, y = (n.depth + 0.5) * dy;
+    n.x = x; n.y = y;
+    ctx.fillStyle = n.expanded ? "#c33" : "#39c";
+    ctx.fillRect(x - 1.5, y - 1.5, 3, 3);
+  }
+}
+
+function finish() {
+  const e = ending;
+  if (e.error) { say(e.error); $("w-status").textContent = "failed"; return; }
+  const s = e.end.stats;
+  counters = { x: s.expanded, g: s.generated, frontier: s.max_frontier, f: e.end.cost ?? counters.f };
+  showCounters();
+  $("w-status").textContent = `${e.end.status}${e.end.cost !== null ? `, cost ${e.end.cost}` : ""} (${e.end.guarantee})`;
+  $("w-status").dataset.done = "1";
+}
+
+function tick() {
+  if (!paused && queue.length) {
+    const n = Math.min(queue.length, Number($("speed").value));
+    for (let i = 0; i < n; i++) apply(queue.shift());
+    showCounters(); drawTree();
+  }
+  if (!queue.length && ending) { finish(); ending = null; }
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+
+$("search-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  if (source) source.close();
+  resetTree();
+  $("w-status").textContent = "searching"; delete $("w-status").dataset.done;
+  const options = {};
+  for (const i of $("domain-options").querySelectorAll("input")) if (i.value) options[i.name] = i.value;
+  let started;
+  try {
+    started = await api("POST", "/api/searches", { domain: $("domain").value, options, engine: $("engine").value, heuristic: $("heuristic").value });
+  } catch (e) { $("w-status").textContent = ""; return; }
+  searchId = started.id;
+  $("node").textContent = `${started.engine} · heuristic ${started.heuristic ?? "none"}\n${started.start}`;
+  source = new EventSource(`/api/searches/${started.id}/events`);
+  source.onmessage = (m) => {
+    const doc = JSON.parse(m.data);
+    if (doc.events) queue.push(...doc.events);
+    else { ending = doc; source.close(); source = null; }
+  };
+  source.onerror = () => { if (source) { source.close(); source = null; } };
+});
+$("pause").addEventListener("click", () => { paused = !paused; $("pause").textContent = paused ? "Play" : "Pause"; });
+$("step").addEventListener("click", () => {
+  paused = true; $("pause").textContent = "Play";
+  while (queue.length) { const ev = queue.shift(); apply(ev); if (ev[0] === "x") break; }
+  showCounters(); drawTree();
+});
+$("cancel").addEventListener("click", async () => {
+  if (source) { source.close(); source = null; }
+  if (searchId) await api("DELETE", `/api/searches/${searchId}`).catch(() => {});
+  queue = []; $("w-status").textContent = "cancelled";
+});
+$("tree").addEventListener("click", (ev) => {
+  const r = $("tree").getBoundingClientRect();
+  const x = ((ev.clientX - r.left) / r.width) * $("tree").width, y = ((ev.clientY - r.top) / r.height) * $("tree").height;
+  let best = null, bd = 100;
+  for (const n of nodes.values()) { const d = (n.x - x) ** 2 + (n.y - y) ** 2; if (d < bd) { bd = d; best = n; } }
+  if (best) $("node").textContent = `node ${best.id} · depth ${best.depth} · g ${best.g} · h ${best.h ?? "-"} · f ${best.h === null ? best.g : best.g + best.h}`;
+});
+
+loadInfo().catch(() => {});
+newGame().catch(() => {});
