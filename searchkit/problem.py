@@ -29,6 +29,9 @@ class Problem(Protocol[S, A]):
       (action, previous_state, cost)`` - for bidirectional search; ``action`` is the action
       that leads *from* ``previous_state`` *to* ``state``.  A* also uses ``predecessors`` to
       rebuild its path, so it need not store a parent pointer per state.
+    * ``backward_heuristic(state) -> float`` - an estimate of the cost from the initial state to
+      ``state`` (the heuristic of the problem read backwards: backward search, NBS); admissible
+      for NBS to stay optimal.  ``min_step_cost`` - a lower bound on every step cost (NBS).
     * ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
     * ``heuristic_admissible = True`` - a promise that ``heuristic`` never overestimates (so it
       is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0, and

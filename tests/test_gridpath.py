@@ -584,3 +584,35 @@ def test_the_tutorial_plugin_meets_the_contract(installed):
     assert doc["failed"] == 0
     statuses = {c["name"]: c["status"] for c in doc["checks"]}
     assert statuses["heuristic octile: admissible"] == "pass" and statuses["engine jps"] == "pass"
+
+
+def test_nbs_is_optimal_on_random_maps_with_heuristics_both_ways(gridpath):
+    """The grid offers the same estimate to the start cell as its backward heuristic."""
+    from searchkit_gridpath.movingai import parse_map
+    from searchkit_gridpath.problem import GridProblem, euclidean, octile
+
+    from searchkit.engines import nbs
+
+    rng = random.Random(11)
+    checked = 0
+    for trial in range(120):
+        w, h = rng.randint(2, 14), rng.randint(2, 14)
+        rows = random_rows(rng, w, h, rng.choice([0.1, 0.25, 0.4]))
+        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] != "@"]
+        if len(free) < 2:
+            continue
+        start, goal = rng.sample(free, 2)
+        grid = parse_map(["type octile", f"height {h}", f"width {w}", "map", *rows], "r.map")
+        for connectivity, estimate in ((8, octile), (8, euclidean), (4, octile)):
+            expected = shortest(rows, start, goal, connectivity)
+            problem = GridProblem(grid, start, goal, connectivity)
+            problem.use_heuristic(estimate)
+            assert problem.backward_heuristic(problem.start) == 0
+            result = nbs(problem)
+            if expected is None:
+                assert result.status == "no-solution", trial
+            else:
+                assert result.cost == pytest.approx(expected, abs=1e-9), (trial, rows, start, goal)
+                assert replay(problem, result) == pytest.approx(expected)
+                checked += 1
+    assert checked > 150

@@ -122,6 +122,7 @@ KNOWN_8 = [("8 6 7 2 5 4 3 0 1", 31), ("6 4 7 8 5 0 3 2 1", 31), ("1 2 3 4 5 6 7
         ("astar", "linear-conflict"),
         ("idastar", "linear-conflict"),
         ("bidirectional-bfs", None),
+        ("nbs", "manhattan"),
         ("bfs", None),
         ("dijkstra", None),
     ],
@@ -207,3 +208,24 @@ def test_rectangular_boards():
     job = prepare("npuzzle", {"size": "3x2", "seed": 1}, "astar", "manhattan")
     ref = execute(prepare("npuzzle", {"size": "3x2", "board": " ".join(map(str, job.problem.start))}, "bfs"))
     assert execute(job).cost == ref.cost
+
+
+def test_backward_manhattan_is_admissible_and_consistent_on_8puzzle_walks():
+    """Manhattan to the start board never overestimates the distance from the start, and
+    changes by at most one per move (checked on breadth-first distances from random starts)."""
+    rng = random.Random(5)
+    goal = make_goal(None, 3, 3)
+    for _ in range(5):
+        problem = NPuzzleProblem(3, 3, random_board(goal, 3, rng), goal)
+        start = problem.initial_state()
+        dist, queue = {start: 0}, deque([start])
+        while queue and len(dist) < 3000:
+            s = queue.popleft()
+            hs = problem.backward_heuristic(s)
+            assert hs <= dist[s]
+            for _a, t, _c in problem.successors(s):
+                assert abs(problem.backward_heuristic(t) - hs) <= 1
+                if t not in dist:
+                    dist[t] = dist[s] + 1
+                    queue.append(t)
+        assert problem.backward_heuristic(start) == 0

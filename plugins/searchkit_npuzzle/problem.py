@@ -22,6 +22,8 @@ class NPuzzleProblem:
     # moves are reversible and the domain rejects unsolvable boards, so depth-first
     # engines need only skip the move straight back
     cycle_check = "parent"
+    min_step_cost = 1  # every move costs 1 (NBS uses it to tighten its lower bound)
+    backward_heuristic_admissible = True  # Manhattan distance to the start board
 
     def __init__(
         self, width: int, height: int, start: tuple[int, ...], goal: tuple[int, ...], heuristic_name: str | None = None
@@ -36,6 +38,7 @@ class NPuzzleProblem:
         for p, t in enumerate(goal):
             self.goal_pos[t] = p
         self.goal_state = self.encode(self.goal)
+        self._start_table = self._taxicab_table(self.start)
         self.heuristic_name = heuristic_name
         self._moves = [self._moves_from(b) for b in range(n)]
         self.heuristic: Callable[[int], float] | None = None
@@ -93,18 +96,27 @@ class NPuzzleProblem:
         # moves are reversible: the blank reached `state` from s by the opposite move
         return [(OPPOSITE[a], s, c) for a, s, c in self.successors(state)]
 
+    def backward_heuristic(self, state: int) -> int:
+        """Manhattan distance from the start board to ``state`` (bidirectional engines)."""
+        bits, mask, table = self.bits, self.mask, self._start_table
+        return sum(table[(state >> (bits * p)) & mask][p] for p in range(self.n))
+
     def describe(self, state: int) -> str:
         return format_board(self.decode(state), self.width)
 
     # -- heuristics -------------------------------------------------------------------------
     def manhattan_table(self) -> list[list[int]]:
         """``md[t][p]``: taxicab distance of tile t at cell p from its goal cell (0 for the blank)."""
+        return self._taxicab_table(self.goal)
+
+    def _taxicab_table(self, board: tuple[int, ...]) -> list[list[int]]:
+        """``md[t][p]``: taxicab distance of tile t at cell p from its cell on ``board`` (0 for the blank)."""
         w = self.width
+        where = [0] * self.n
+        for p, t in enumerate(board):
+            where[t] = p
         return [
-            [
-                0 if t == 0 else abs(p // w - self.goal_pos[t] // w) + abs(p % w - self.goal_pos[t] % w)
-                for p in range(self.n)
-            ]
+            [0 if t == 0 else abs(p // w - where[t] // w) + abs(p % w - where[t] % w) for p in range(self.n)]
             for t in range(self.n)
         ]
 

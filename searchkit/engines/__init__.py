@@ -19,10 +19,12 @@ from ..result import Result
 from .alternation import alternation
 from .anytime import anytime
 from .backward import backward
+from .beam import beam
 from .bestfirst import BestFirstSearch, astar, best_first, dijkstra, greedy
 from .bidirectional import bidirectional_bfs
 from .breadth import bfs
 from .depthfirst import dfs, idastar, iddfs
+from .nbs import nbs
 from .portfolio import check_portfolio, portfolio
 from .run import Run
 
@@ -239,6 +241,25 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
             optimal="steps",
             backward=True,
         ),
+        EngineInfo(
+            "nbs",
+            nbs,
+            "NBS: bidirectional heuristic search expanding pairs (heuristic forwards, backward_heuristic backwards)",
+            heuristic="used",
+            optimal="cost",
+            backward=True,
+        ),
+        EngineInfo(
+            "beam",
+            beam,
+            "beam search: breadth-first by layers keeping the best width states (fast, incomplete)",
+            heuristic="used",
+            complete=False,
+            params={
+                "width": EngineParam("width", 100, int, "states kept per layer", minimum=1),
+                "order": EngineParam("order", "f", str, "rank by h or by f = g + h", choices=("h", "f")),
+            },
+        ),
         EngineInfo("dijkstra", dijkstra, "uniform-cost search", optimal="cost"),
         EngineInfo(
             "astar",
@@ -317,6 +338,8 @@ __all__ = [
     "alternation",
     "anytime",
     "backward",
+    "beam",
+    "nbs",
     "portfolio",
     "EngineInfo",
     "EngineParam",

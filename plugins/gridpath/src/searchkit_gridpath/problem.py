@@ -23,6 +23,8 @@ DIRECTION = {name: (dx, dy) for name, dx, dy in STRAIGHT + DIAGONAL}
 class GridProblem:
     """From ``start`` to ``goal`` (``(x, y)``) on ``grid`` with 4 or 8 neighbours."""
 
+    min_step_cost = 1  # straight moves cost 1, diagonal ones sqrt(2)
+
     def __init__(self, grid: GridMap, start: tuple[int, int], goal: tuple[int, int], connectivity: int = 8):
         self.grid = grid
         self.width, self.height = grid.width, grid.height
@@ -38,12 +40,14 @@ class GridProblem:
         self.start = self.cell(*start)
         self.goal = self.cell(*goal)
         self.goal_xy = goal
+        self.start_xy = start
         # (action, offset, cost, side offset 1, side offset 2); sides 0 for straight moves
         moves = [(name, dx + dy * stride, 1, 0, 0) for name, dx, dy in STRAIGHT]
         if connectivity == 8:
             moves += [(name, dx + dy * stride, SQRT2, dx, dy * stride) for name, dx, dy in DIAGONAL]
         self.moves = tuple(moves)
-        self.heuristic = None  # set by use_heuristic
+        self.heuristic = None  # set by use_heuristic, with backward_heuristic
+        self.backward_heuristic = None
 
     # -- cells ---------------------------------------------------------------------------------
     def cell(self, x: int, y: int) -> int:
@@ -82,14 +86,20 @@ class GridProblem:
 
     # -- heuristics ----------------------------------------------------------------------------
     def use_heuristic(self, make_estimate) -> None:
-        """Attach ``make_estimate(dx, dy, connectivity) -> float`` as ``h(cell)``."""
-        stride, (gx, gy), conn = self.stride, self.goal_xy, self.connectivity
+        """Attach ``make_estimate(dx, dy, connectivity) -> float`` as ``h(cell)``, and the same
+        estimate to the start cell as ``backward_heuristic`` (moves are symmetric)."""
+        stride, (gx, gy), (sx, sy), conn = self.stride, self.goal_xy, self.start_xy, self.connectivity
 
         def h(cell: int) -> float:
             y, x = divmod(cell, stride)
             return make_estimate(abs(x - 1 - gx), abs(y - 1 - gy), conn)
 
+        def from_start(cell: int) -> float:
+            y, x = divmod(cell, stride)
+            return make_estimate(abs(x - 1 - sx), abs(y - 1 - sy), conn)
+
         self.heuristic = h
+        self.backward_heuristic = from_start
 
 
 def octile(dx: int, dy: int, connectivity: int) -> float:
