@@ -19,7 +19,7 @@ from searchkit import InputError
 WALL, PLAYER, PLAYER_GOAL, BOX, BOX_GOAL, GOAL, FLOOR = "#", "@", "+", "$", "*", ".", " "
 BOARD_CHARS = frozenset("#@+$*.-_ ")
 ROW_CHARS = BOARD_CHARS | frozenset("0123456789|")
-BUNDLED = {"microban": "microban.txt"}
+BUNDLED = {"microban": "microban.txt", "xsokoban": "xsokoban.txt"}
 _RLE = re.compile(r"(\d+)(.)")
 _KEY_VALUE = re.compile(r"^\s*(title|author|comment|date|collection)\s*:\s*(.*)$", re.IGNORECASE)
 
