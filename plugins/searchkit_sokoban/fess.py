@@ -193,7 +193,9 @@ def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observ
         if barrier == 0:
             continue  # a corral no push can open
         children: list[tuple[Macro, State, Cell, float]] = []
-        for macro, child in macros.moves(boxes, reach, boxes):
+        # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
+        movable = boxes if barrier is None else barrier
+        for macro, child in macros.moves(boxes, reach, movable):
             generated += 1
             if child in parents:
                 duplicates += 1
