@@ -19,7 +19,7 @@ from searchkit import InputError
 WALL, PLAYER, PLAYER_GOAL, BOX, BOX_GOAL, GOAL, FLOOR = "#", "@", "+", "$", "*", ".", " "
 BOARD_CHARS = frozenset("#@+$*.-_ ")
 ROW_CHARS = BOARD_CHARS | frozenset("0123456789|")
-BUNDLED = {"microban": "microban.txt"}
+BUNDLED = {"microban": "microban.txt", "xsokoban": "xsokoban.txt", "sasquatch": "sasquatch_ii.txt"}
 MAX_SIDE = 100  # rows and columns of a level: bigger boards take minutes just to set up (push distances)
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a level file; the largest collections are a few MB
 _RLE = re.compile(r"([0-9]+)(.)")

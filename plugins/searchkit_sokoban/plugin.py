@@ -23,6 +23,7 @@ def register_engines(register):
     from searchkit import EngineInfo, EngineParam, check_portfolio
 
     from . import engines as e
+    from .fess import sokoban_fess
 
     register(
         EngineInfo(
@@ -58,6 +59,16 @@ def register_engines(register):
                     "guides", e.ALTERNATION_GUIDES, str, "comma list of matching, nearest-goal, packing"
                 )
             },
+        )
+    )
+    register(
+        EngineInfo(
+            "sokoban-fess",
+            sokoban_fess,
+            "Sokoban: FESS-style feature-space search over macro moves (one box to any square it reaches),"
+            " advisors' moves first, for large levels",
+            heuristic="used",
+            domains=("sokoban",),
         )
     )
 

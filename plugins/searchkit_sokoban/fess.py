@@ -1,0 +1,246 @@
+"""``sokoban-fess``: a FESS-style search (Shoham & Schaeffer, IEEE CoG 2020) over macro moves.
+
+Why: a heuristic search ranks positions by one number and drowns in the millions of
+positions of a large level that look equally good.  FESS instead projects every position
+onto a small feature space (`features`) and cycles through its *cells*: each turn takes the
+next cell that has positions waiting and expands the one of least *weight* there.  A move's
+weight is 0 when an advisor (`advisors`) proposes it, 1 otherwise, and a position's weight
+is the sum along its path, so advised lines run deep while every region of the feature
+space still gets its turn.
+
+A move is a *macro*: one box pushed to any square it can reach with the other boxes fixed,
+the player walking between pushes (a breadth-first search over that box's pushes).  The
+solution is the macros' pushes in the plugin's push-action format (`problem.Push`), so the
+LURD writer and the replay on the level text check it as they check every engine's.
+Every push is pruned as the push search prunes (`deadlocks.Pruning.dead_after_push`: dead
+squares, freeze), positions as well (PI-corral deadlocks; an infinite heuristic, the
+bipartite test when the heuristic is matching).
+
+The open positions live in a dict of cells, each a dict of weights, each a dict of
+heuristic values to lists (no heap: the weights and values are few small integers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from searchkit import InputError, Limits, Observer, Result
+from searchkit.engines.run import Run
+from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
+
+from .advisors import advised
+from .board import INF, bits, flood
+from .features import Cell, Features
+from .problem import Push, SokobanProblem
+
+MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
+MAX_FLOOR = 4000  # floor squares
+CHECK_MASK = 7  # limits checked every 8 expansions (the core checks every 1024 cheap ones)
+
+State = tuple[int, int]
+Macro = tuple[Push, ...]
+
+
+def check_size(problem: SokobanProblem) -> None:
+    """Refuse what the engine cannot do: levels beyond its limits, moves-optimisation."""
+    board = problem.board
+    if problem.moves:
+        raise InputError("sokoban-fess counts pushes: use --optimize pushes")
+    boxes = board.start_boxes.bit_count()
+    floor = board.floor.bit_count()
+    if boxes > MAX_BOXES or floor > MAX_FLOOR:
+        raise InputError(
+            f"the level is too large for sokoban-fess ({boxes} boxes, {floor} floor squares;"
+            f" at most {MAX_BOXES} boxes and {MAX_FLOOR} floor squares)"
+        )
+
+
+class MacroMoves:
+    """Every macro move of a position: each box to each square it reaches alone."""
+
+    def __init__(self, problem: SokobanProblem):
+        self.problem = problem
+        self.board = problem.board
+
+    def region(self, boxes: int, player: int) -> int:
+        b = self.board
+        return flood(1 << player, b.floor & ~boxes, b.width)
+
+    def moves(self, boxes: int, reach: int, movable: int) -> list[tuple[Macro, State]]:
+        """``(pushes, child)`` for every position one box of ``movable`` can be pushed to."""
+        board = self.board
+        w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
+        dead_after_push = self.problem.pruning.dead_after_push
+        out: list[tuple[Macro, State]] = []
+        for src in bits(movable):
+            others = boxes ^ (1 << src)
+            free = floor & ~others
+            start = (src, reach)
+            seen: dict[tuple[int, int], Macro] = {}
+            frontier: list[tuple[int, int, Macro]] = [(src, reach, ())]
+            while frontier:
+                nxt: list[tuple[int, int, Macro]] = []
+                for pos, region, path in frontier:
+                    for k, o in enumerate(offs):
+                        dst = pos + o
+                        if not (region >> (pos - o) & 1 and free >> dst & 1):
+                            continue
+                        nboxes = others | 1 << dst
+                        if dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None:
+                            continue
+                        cregion = flood(1 << pos, floor & ~nboxes, w)
+                        key = (dst, (cregion & -cregion).bit_length() - 1)
+                        if key in seen or key[0] == start[0]:
+                            continue
+                        macro = (*path, Push(pos, k, w))
+                        seen[key] = macro
+                        nxt.append((dst, cregion, macro))
+                        out.append((macro, (nboxes, key[1])))
+                frontier = nxt
+        return out
+
+
+class Open:
+    """The waiting positions: cell -> weight -> h -> states, and the cycle over the cells."""
+
+    def __init__(self) -> None:
+        self.cells: dict[Cell, dict[int, dict[float, list[State]]]] = {}
+        self.cycle: list[Cell] = []
+        self.turn = 0
+        self.size = 0
+
+    def add(self, cell: Cell, weight: int, h: float, state: State) -> None:
+        weights = self.cells.get(cell)
+        if weights is None:
+            weights = self.cells[cell] = {}
+            self.cycle.append(cell)
+        weights.setdefault(weight, {}).setdefault(h, []).append(state)
+        self.size += 1
+
+    def pop(self) -> tuple[State, int] | None:
+        """The least-weight (then least-h, then newest) state of the next cell with any."""
+        cycle = self.cycle
+        while cycle:
+            if self.turn >= len(cycle):
+                self.turn = 0
+            cell = cycle[self.turn]
+            weights = self.cells[cell]
+            if not weights:
+                cycle.pop(self.turn)  # empty now; the cell comes back when a state lands in it
+                del self.cells[cell]
+                continue
+            self.turn += 1
+            weight = min(weights)
+            hs = weights[weight]
+            h = min(hs)
+            states = hs[h]
+            state = states.pop()
+            if not states:
+                del hs[h]
+                if not hs:
+                    del weights[weight]
+            self.size -= 1
+            return state, weight
+        return None
+
+
+def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
+    """FESS over macro moves: cycle through feature cells, expand the least-weight position."""
+    check_size(problem)
+    run = Run("sokoban-fess", limits, observer)
+    board = problem.board
+    start: State = problem.initial_state()
+    if problem.is_goal(start):
+        return run.result(SOLVED, ([], [start], 0))
+    if board.impossible:
+        return run.result(NO_SOLUTION)
+    features = Features(board)
+    macros = MacroMoves(problem)
+    pruning = problem.pruning
+    estimate = problem.heuristic
+
+    def h_of(state: State) -> float:
+        return 0.0 if estimate is None else estimate(state)
+
+    parents: dict[State, tuple[State | None, Macro, Cell]] = {start: (None, (), features.cell(start[0]))}
+    opened = Open()
+    opened.add(parents[start][2], 0, h_of(start), start)
+    expanded = generated = duplicates = 0
+    best_packed = parents[start][2].packed
+    while True:
+        picked = opened.pop()
+        if picked is None:
+            return run.result(
+                NO_SOLUTION, expanded=expanded, generated=generated, duplicates=duplicates, stored=len(parents)
+            )
+        state, weight = picked
+        expanded += 1
+        # an expansion pushes every box everywhere (milliseconds): the clock is read every few
+        if (expanded >= run.next_check or not expanded & CHECK_MASK) and run.limit_reached(
+            expanded, generated, len(parents), -best_packed
+        ):
+            return run.result(
+                LIMIT,
+                expanded=expanded,
+                generated=generated,
+                duplicates=duplicates,
+                stored=len(parents),
+                max_frontier=opened.size,
+            )
+        boxes, player = state
+        reach = macros.region(boxes, player)
+        barrier = pruning.corral_barrier(boxes, reach)
+        if barrier == 0:
+            continue  # a corral no push can open
+        children: list[tuple[Macro, State, Cell, float]] = []
+        # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
+        movable = boxes if barrier is None else barrier
+        for macro, child in macros.moves(boxes, reach, movable):
+            generated += 1
+            if child in parents:
+                duplicates += 1
+                continue
+            h = h_of(child)
+            if h >= INF:
+                continue
+            cell = features.cell(child[0])
+            parents[child] = (state, macro, cell)
+            if problem.is_goal(child):
+                path = _path(problem, parents, child)
+                return run.result(
+                    SOLVED,
+                    path,
+                    expanded=expanded,
+                    generated=generated,
+                    duplicates=duplicates,
+                    stored=len(parents),
+                    max_frontier=opened.size,
+                )
+            children.append((macro, child, cell, h))
+        parent_cell = parents[state][2]
+        chosen = advised(parent_cell, [(c, h) for _m, _s, c, h in children])
+        for i, (_macro, child, cell, h) in enumerate(children):
+            best_packed = max(best_packed, cell.packed)
+            opened.add(cell, weight + (0 if i in chosen else 1), h, child)
+
+
+def _path(problem: SokobanProblem, parents: dict, goal: State) -> tuple[list, list, int]:
+    """The pushes from the start to ``goal``, with the position after each push."""
+    macros: list[Macro] = []
+    state = goal
+    while True:
+        parent, macro, _cell = parents[state]
+        if parent is None:
+            break
+        macros.append(macro)
+        state = parent
+    pushes = [p for macro in reversed(macros) for p in macro]
+    board = problem.board
+    boxes = board.start_boxes
+    states: list[State] = [problem.initial_state()]
+    for p in pushes:
+        dst = p.square + board.offsets[p.direction]
+        boxes ^= (1 << p.square) | (1 << dst)
+        region = flood(1 << p.square, board.floor & ~boxes, board.width)
+        states.append((boxes, (region & -region).bit_length() - 1))
+    return pushes, states, len(pushes)

@@ -1,0 +1,73 @@
+"""``sokoban-fess``: the FESS-style search over macro moves, its features and its limits."""
+
+from __future__ import annotations
+
+import pytest
+from searchkit_sokoban import fess
+from searchkit_sokoban.board import Board
+from searchkit_sokoban.features import Features
+from searchkit_sokoban.fess import sokoban_fess
+from searchkit_sokoban.levels import parse_level
+
+from searchkit import InputError, Limits, make_problem
+from searchkit.solving import execute, prepare
+
+# a goal room: the goal at the far end must be filled first, or the near goal seals it
+HAND_MADE = """\
+#########
+#..   $ #
+##### $ #
+    #  @#
+    #####"""
+
+
+def problem(level: str, **options):
+    return make_problem("sokoban", "nearest-goal", level_file=level, **options)
+
+
+@pytest.mark.parametrize("level", ["microban:1", "microban:5", "microban:77", "microban:144", "xsokoban:1"])
+def test_it_solves_and_execute_replays(level):
+    job = prepare("sokoban", {"level_file": level}, engine="sokoban-fess")
+    result = execute(job, Limits(timeout_s=30))  # execute replays the LURD on the level text
+    assert result.solved and result.engine == "sokoban-fess"
+    assert result.cost == len(result.actions) and len(result.states) == len(result.actions) + 1
+
+
+def test_a_hand_made_level(tmp_path):
+    (tmp_path / "room.txt").write_text(HAND_MADE + "\n")
+    job = prepare("sokoban", {"level_file": str(tmp_path / "room.txt")}, engine="sokoban-fess")
+    assert execute(job, Limits(timeout_s=10)).solved
+
+
+def test_features_count_packing_in_order_and_regions():
+    board = Board(parse_level(HAND_MADE))
+    features = Features(board)
+    far, near = board.goal_list  # the far goal (left) is filled first
+    assert features.cell(board.start_boxes) == (0, 1, 0)
+    other = board.start_boxes & -board.start_boxes
+    assert features.cell(board.start_boxes ^ other | 1 << near).out_of_plan == 1  # the near goal too soon
+    assert features.cell(board.start_boxes ^ other | 1 << far).packed == 1
+
+
+def test_unsolvable_levels_end_without_a_solution(tmp_path):
+    (tmp_path / "x.txt").write_text("#####\n#$ .#\n#@  #\n#####\n")
+    assert sokoban_fess(problem(str(tmp_path / "x.txt"))).status == "no-solution"
+
+
+def test_limits_and_interrupts_return_statistics():
+    result = sokoban_fess(problem("microban:144"), limits=Limits(max_expanded=20))
+    assert result.status == "limit" and result.stats.limit_reason == "nodes" and result.stats.expanded == 20
+    assert result.stats.generated > 0 and result.stats.stored > 0
+    limits = Limits()
+    limits.interrupt.set()  # as Ctrl-C does
+    result = sokoban_fess(problem("microban:144"), limits=limits)
+    assert result.status == "limit" and result.stats.limit_reason == "interrupted"
+
+
+def test_too_large_or_moves_is_an_input_error(monkeypatch):
+    monkeypatch.setattr(fess, "MAX_BOXES", 1)
+    with pytest.raises(InputError, match="too large"):
+        sokoban_fess(problem("microban:2"))
+    monkeypatch.undo()
+    with pytest.raises(InputError, match="pushes"):
+        sokoban_fess(problem("microban:1", optimize="moves"))
