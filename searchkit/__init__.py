@@ -32,7 +32,7 @@ from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result, Stats
 from .solving import make_problem, solve
 from .verify import replay
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "BestFirstSearch",
