@@ -420,7 +420,8 @@ def test_solve_rejects_bad_names_and_parameters():
         solve(problem, "bfs", weight=2)
 
 
-def test_bidirectional_needs_a_backward_problem():
+@pytest.mark.parametrize("engine", ["bidirectional-bfs", "nbs"])
+def test_bidirectional_needs_a_backward_problem(engine):
     class Forward:
         def initial_state(self):
             return 0
@@ -432,7 +433,7 @@ def test_bidirectional_needs_a_backward_problem():
             return [("+", s + 1, 1)]
 
     with pytest.raises(ValueError, match="goal states and predecessors"):
-        solve(Forward(), "bidirectional-bfs")
+        solve(Forward(), engine)
     assert solve(Forward(), "bfs").states == [0, 1]
 
 

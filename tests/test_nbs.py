@@ -65,21 +65,6 @@ def test_nbs_is_optimal_with_heuristics_both_ways(drawn):
     assert_optimal(case, problem, solve(problem, "nbs"), case.optimum())
 
 
-def test_nbs_needs_predecessors():
-    class Forward:
-        def initial_state(self):
-            return 0
-
-        def is_goal(self, s):
-            return s == 1
-
-        def successors(self, s):
-            return [("+", s + 1, 1)]
-
-    with pytest.raises(ValueError, match="goal states and predecessors"):
-        solve(Forward(), "nbs")
-
-
 def test_nbs_on_a_line_expands_pairs_and_meets():
     edges = {i: [(i + 1, 1)] for i in range(20)}
     problem = GraphProblem(edges, 0, [20])
