@@ -16,7 +16,7 @@ from typing import Any
 
 from ..limits import Limits
 from ..observer import Observer
-from ..problem import heuristic_of
+from ..problem import heuristic_of, successors_with_h
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
 from .paths import path_from_parents
 from .run import Run
@@ -38,27 +38,27 @@ def beam(
     if order not in ORDERS:
         raise ValueError(f"beam order must be one of {', '.join(ORDERS)} (got {order!r})")
     run = Run("beam", limits, observer)
-    h = heuristic_of(problem) or (lambda _s: 0)
+    h_fn = heuristic_of(problem)
+    succ = successors_with_h(problem)  # the problem's incremental h when it has one
     start = problem.initial_state()
     parents: dict[Hashable, Hashable | None] = {start: None}
-    g_of: dict[Hashable, float] = {start: 0}
-    layer: list[Hashable] = [start]
+    layer: list[tuple[Hashable, float, float]] = [(start, 0, h_fn(start) if h_fn is not None else 0)]  # (state, g, h)
     expanded = generated = duplicates = max_frontier = 0
     status, goal = NO_SOLUTION, None
     if problem.is_goal(start):
         status, goal, layer = SOLVED, start, []
     use_g = order == "f"
     while layer and goal is None:
-        candidates: dict[Hashable, tuple[float, float, Hashable]] = {}  # child -> (key, g, parent)
-        for state in layer:
+        # child -> (key, g, h, parent)
+        candidates: dict[Hashable, tuple[float, float, float, Hashable]] = {}
+        for state, g, hs in layer:
             if expanded >= run.next_check and run.limit_reached(expanded, generated, len(parents)):
                 status = LIMIT
                 break
             expanded += 1
-            g = g_of[state]
             if observer is not None:
-                observer.expand(state, g, h(state))
-            for action, child, cost in problem.successors(state):
+                observer.expand(state, g, hs)
+            for action, child, cost, ch in succ(state, hs):
                 generated += 1
                 cg = g + cost
                 if child in parents or (child in candidates and candidates[child][1] <= cg):
@@ -66,24 +66,23 @@ def beam(
                     if observer is not None:
                         observer.generate(state, action, child, cg, None, "duplicate")
                     continue
-                ch = h(child)
                 if observer is not None:
                     observer.generate(state, action, child, cg, ch, "new" if child not in candidates else "improved")
                 if problem.is_goal(child):
-                    parents[child], g_of[child], goal = state, cg, child
+                    parents[child], goal = state, child
                     break
-                candidates[child] = ((cg if use_g else 0) + ch, cg, state)
+                candidates[child] = ((cg if use_g else 0) + ch, cg, ch, state)
             if goal is not None or status == LIMIT:
                 break
         if goal is not None or status == LIMIT:
             break
         kept = heapq.nsmallest(width, candidates.items(), key=lambda item: (item[1][0], item[1][1]))
         layer = []
-        for child, (key, cg, parent) in kept:
+        for child, (key, cg, ch, parent) in kept:
             if key == float("inf"):
                 continue
-            parents[child], g_of[child] = parent, cg
-            layer.append(child)
+            parents[child] = parent
+            layer.append((child, cg, ch))
         max_frontier = max(max_frontier, len(candidates))
     if goal is not None:
         status = SOLVED
