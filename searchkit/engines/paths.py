@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -48,17 +49,27 @@ def path_from_costs(problem: Any, g_of: dict[Any, Any], start: Any, goal: Any) -
         g = g_of.get(state)
         return g if g is None or g >= 0 else -g
 
-    walk = [(goal, iter(problem.predecessors(goal)))]
+    def fitting(state: Any) -> Iterator[tuple[Any, Any, Any]]:
+        """The stored predecessors whose cost fits, the closest fit first (the tolerance is
+        for float sums; an exact fit must win over one a rounding error away)."""
+        gs = cost(state)
+        fits = [
+            (gp + c, i, action, p, c)
+            for i, (action, p, c) in enumerate(problem.predecessors(state))
+            if (gp := cost(p)) is not None and gp + c <= gs + 1e-9
+        ]
+        fits.sort(key=lambda f: (f[0], f[1]))
+        return iter([(action, p, c) for _f, _i, action, p, c in fits])
+
+    walk = [(goal, fitting(goal))]
     steps: list[Any] = []  # steps[i] = (action, cost) from walk[i + 1] to walk[i]
     seen = {goal}
     while walk[-1][0] != start:
         s, preds = walk[-1]
-        gs = cost(s)
         for action, p, c in preds:
-            gp = cost(p)
-            if gp is not None and p not in seen and gp + c <= gs + 1e-9:
+            if p not in seen:
                 seen.add(p)
-                walk.append((p, iter(problem.predecessors(p))))
+                walk.append((p, fitting(p)))
                 steps.append((action, c))
                 break
         else:
