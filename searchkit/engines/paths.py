@@ -58,7 +58,7 @@ def path_from_costs(problem: Any, g_of: dict[Any, Any], start: Any, goal: Any) -
             for i, (action, p, c) in enumerate(problem.predecessors(state))
             if (gp := cost(p)) is not None and gp + c <= gs + 1e-9
         ]
-        fits.sort(key=lambda f: (f[0], f[1]))
+        fits.sort(key=lambda f: (abs(gs - f[0]), f[1]))  # the one that set g(state) fits exactly
         return iter([(action, p, c) for _f, _i, action, p, c in fits])
 
     walk = [(goal, fitting(goal))]
