@@ -514,6 +514,7 @@ def _engine_row(e: Any) -> dict[str, Any]:
         "params": e.params,
         "domains": list(e.domains) or None,
         "backward": e.backward,
+        "backward_heuristic": e.backward_heuristic,
         "complete": e.complete,
         "param_specs": {
             n: {
@@ -546,7 +547,9 @@ def engines_command(json_output: Annotated[bool, typer.Option("--json", help="pr
         if e.domains:
             notes.append(f"{' and '.join(e.domains)} only")
         if e.backward:
-            notes.append("needs predecessors")
+            notes.append(
+                "needs predecessors" + (" and a backward heuristic" if e.backward_heuristic == "required" else "")
+            )
         typer.echo(f"{e.name:<{width}}  {e.summary} ({', '.join(notes)})")
         for spec in e.specs.values():
             flag = f"--{spec.name}" if spec.name in ("weight", "depth") else f"-P {spec.name}=..."

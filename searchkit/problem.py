@@ -31,7 +31,10 @@ class Problem(Protocol[S, A]):
       rebuild its path, so it need not store a parent pointer per state.
     * ``backward_heuristic(state) -> float`` - an estimate of the cost from the initial state to
       ``state`` (the heuristic of the problem read backwards: backward search, NBS); admissible
-      for NBS to stay optimal.  ``min_step_cost`` - a lower bound on every step cost (NBS).
+      for NBS to stay optimal (NBS refuses a problem without one).
+      ``predecessors_with_h(state, h) -> iterable of (action, previous_state, cost, previous_h)``
+      - its incremental form, as ``successors_with_h`` is ``heuristic``'s.
+      ``min_step_cost`` - a lower bound on every step cost (NBS).
     * ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
     * ``heuristic_admissible = True`` - a promise that ``heuristic`` never overestimates (so it
       is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0, and
@@ -70,14 +73,29 @@ def successors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple[Any
     Uses the problem's incremental version when it has one, otherwise computes ``h`` of
     each child with ``heuristic`` (or 0 when there is no heuristic).
     """
-    incremental: Callable[[Any, float], Iterable[tuple[Any, ...]]] | None = getattr(problem, "successors_with_h", None)
+    return _with_h(getattr(problem, "successors_with_h", None), heuristic_of(problem), problem.successors)
+
+
+def predecessors_with_h(problem: Any) -> Callable[[Any, float], Iterable[tuple[Any, ...]]]:
+    """`successors_with_h` read backwards: ``(action, previous_state, cost, previous_h)`` with
+    ``backward_heuristic``, from the problem's ``predecessors_with_h`` when it has one."""
+    hb = getattr(problem, "backward_heuristic", None)
+    if not callable(hb):
+        return _with_h(None, None, problem.predecessors)
+    return _with_h(getattr(problem, "predecessors_with_h", None), hb, problem.predecessors)
+
+
+def _with_h(
+    incremental: Callable[[Any, float], Iterable[tuple[Any, ...]]] | None,
+    h: Callable[[Any], float] | None,
+    steps: Callable[[Any], Iterable[tuple[Any, Any, float]]],
+) -> Callable[[Any, float], Iterable[tuple[Any, ...]]]:
+    """``incremental`` when the problem has it, else ``steps`` with ``h`` (or 0) of every neighbour."""
     if incremental is not None:
         return incremental
-    h = heuristic_of(problem)
-    succ = problem.successors
     if h is None:
-        return lambda state, _h: [(a, s, c, 0) for a, s, c in succ(state)]
-    return lambda state, _h: [(a, s, c, h(s)) for a, s, c in succ(state)]
+        return lambda state, _h: [(a, s, c, 0) for a, s, c in steps(state)]
+    return lambda state, _h: [(a, s, c, h(s)) for a, s, c in steps(state)]
 
 
 def can_search_backward(problem: Any) -> bool:
@@ -105,11 +123,17 @@ class GraphProblem:
     """A problem over an explicit weighted digraph: ``{node: [(neighbour, cost), ...]}``.
 
     Handy for teaching and for testing engines against graph algorithms.  Actions are the
-    target nodes.  ``h`` is an optional ``{node: estimate}`` mapping.
+    target nodes.  ``h`` is an optional ``{node: estimate}`` mapping of the cost to a goal,
+    ``hb`` one of the cost from the start (the backward heuristic; missing nodes: 0).
     """
 
     def __init__(
-        self, edges: dict[Any, Any], start: Hashable, goals: Iterable[Hashable], h: dict[Any, Any] | None = None
+        self,
+        edges: dict[Any, Any],
+        start: Hashable,
+        goals: Iterable[Hashable],
+        h: dict[Any, Any] | None = None,
+        hb: dict[Any, Any] | None = None,
     ):
         self.edges: dict[Any, list[tuple[Any, Any]]] = {}
         for u, vs in edges.items():
@@ -124,6 +148,8 @@ class GraphProblem:
         self._h: dict[Any, float] = dict(h) if h else {}
         # no heuristic at all (not h = 0) when none is given: engines then ignore h
         self.heuristic: Callable[[Any], float] | None = self._estimate if h is not None else None
+        self._hb: dict[Any, float] = dict(hb) if hb else {}
+        self.backward_heuristic: Callable[[Any], float] | None = self._estimate_back if hb is not None else None
         self._reverse: dict[Any, list[tuple[Any, Any]]] = {}
         for u, vs in self.edges.items():
             for v, c in vs:
@@ -140,6 +166,9 @@ class GraphProblem:
 
     def _estimate(self, state: Any) -> float:
         return self._h.get(state, 0)
+
+    def _estimate_back(self, state: Any) -> float:
+        return self._hb.get(state, 0)
 
     def goal_states(self) -> Iterable[Any]:
         return iter(self.goals)

@@ -12,7 +12,7 @@ from .errors import InputError
 from .limits import Limits
 from .observer import Observer
 from .plugins import get_domain, get_engine
-from .problem import Problem, can_search_backward, heuristic_of, preserves_optimality, preserves_solutions
+from .problem import Problem, heuristic_of, preserves_optimality, preserves_solutions
 from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
 
 NO_HEURISTIC = "none"
@@ -81,8 +81,9 @@ def prepare(
     if info.heuristic == "ignored":
         h = None
     problem = with_variants(dom.make_problem(full, h), dom, full)
-    if info.backward and not can_search_backward(problem):
-        raise InputError(f"engine {info.name!r} needs goal states and predecessors, which {dom.name} does not offer")
+    lacking = info.lacks(problem)
+    if lacking:
+        raise InputError(f"engine {info.name!r} needs {lacking}, which {dom.name} does not offer")
     return Job(dom, full, info, h, params, problem)
 
 
@@ -191,8 +192,9 @@ def solve(
     guarantee says "optimal if the heuristic is admissible"."""
     info = get_engine(engine)
     params = info.check_params(params)
-    if info.backward and not can_search_backward(problem):
-        raise InputError(f"engine {info.name!r} needs goal states and predecessors, which this problem does not offer")
+    lacking = info.lacks(problem)
+    if lacking:
+        raise InputError(f"engine {info.name!r} needs {lacking}, which this problem does not offer")
     has_h = heuristic_of(problem) is not None
     admissible = True if not has_h or getattr(problem, "heuristic_admissible", False) else UNKNOWN
     result = info.run(problem, limits=limits, observer=observer, **params)

@@ -4,7 +4,8 @@ scikit-learn holds every estimator, its own and third parties', to one contract 
 ``check_estimator``; this module does the same for domains.  On a few small instances it
 checks what the engines rely on and no engine verifies: stable hashable states,
 deterministic successors with positive costs, ``successors_with_h`` agreeing with
-``successors`` and ``heuristic``, ``predecessors`` inverting ``successors``, h = 0 at
+``successors`` and ``heuristic``, ``predecessors`` inverting ``successors`` (and
+``predecessors_with_h`` agreeing with ``backward_heuristic``, which must not overestimate), h = 0 at
 goals, declared admissibility (against exact costs-to-go) and consistency, every
 registered engine answering with a true label or refusing in one line, and bad options
 refused cleanly.  Each check passes, fails with a concrete counterexample, or is skipped
@@ -123,6 +124,11 @@ class Space:
                 back.setdefault(t, []).append((s, c))
         return _dijkstra(self.goals, lambda s: back.get(s, ()))
 
+    def cost_from_start(self) -> dict[Any, Any]:
+        """The cost of the cheapest path from the start within the explored part of the space:
+        exact when that is the whole space, and never below the true cost."""
+        return _dijkstra(self.order[:1], lambda s: [(t, c) for _a, t, c in self.edges.get(s, ())])
+
 
 def _dijkstra(sources: list[Any], neighbours: Callable[[Any], Any], cap: int | None = None) -> dict[Any, Any]:
     dist: dict[Any, Any] = {}
@@ -230,6 +236,7 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
     out = [
         Check("states hashable, successors deterministic, costs positive", structure),
         Check("predecessors invert successors", backward),
+        *_backward_heuristic_checks(dom, plain),
     ]
     for h in dom.heuristics.values():
         out += _heuristic_checks(dom, instances, h)
@@ -243,6 +250,76 @@ def _same(a: list[Any], b: list[Any]) -> bool:
         return sorted(map(repr, a)) == sorted(map(repr, b)) and len(a) == len(b) and set(a) == set(b)
     except TypeError:  # unhashable actions: compare as lists
         return sorted(map(repr, a)) == sorted(map(repr, b))
+
+
+def _agrees(
+    dom: Domain,
+    options: dict[str, Any],
+    problem: Any,
+    name: str,
+    steps: Callable[[Any], Any],
+    inc: Callable[[Any, float], Any],
+    fn: Callable[[Any], float],
+) -> int:
+    """Assert that the incremental ``inc`` (``name``) gives ``steps``' neighbours with ``fn`` of
+    each, on a sample of states; the count of states checked."""
+    count = 0
+    for s in Space(problem, 2000).sample(200):
+        hs = fn(s)
+        if not math.isfinite(hs):
+            continue  # a dead state: its neighbours are never asked for
+        got = [(a, t, c, ch) for a, t, c, ch in inc(s, hs)]
+        # neighbours the heuristic proves dead (h infinite) may be left out
+        want = [(a, t, c) for a, t, c in steps(s) if math.isfinite(fn(t))]
+        kept = [(a, t, c) for a, t, c, ch in got if math.isfinite(ch)]
+        assert _same(kept, want), (
+            f"{_label(dom, options)}: {name} gives other states than it should at {_where(problem, s)}"
+        )
+        for a, t, _c, ch in got:
+            ht = fn(t)
+            assert ch == ht or (math.isfinite(ht) and math.isclose(ch, ht)), (
+                f"{_label(dom, options)}: after {a!r} from {_where(problem, s)} {name} says h = {ch}, "
+                f"the heuristic says {ht}"
+            )
+        count += 1
+    return count
+
+
+def _backward_heuristic_checks(dom: Domain, plain: list[tuple[dict[str, Any], Any]]) -> list[Check]:
+    """``backward_heuristic`` (an estimate of the cost from the start): its incremental form
+    agrees with it, and it never overestimates the exact cost from the start."""
+
+    def with_backward() -> list[tuple[dict[str, Any], Any, Callable[[Any], float]]]:
+        out = [(o, p, p.backward_heuristic) for o, p in plain if callable(getattr(p, "backward_heuristic", None))]
+        if not out:
+            raise Skipped("no backward_heuristic")
+        return out
+
+    def incremental() -> str:
+        count = 0
+        for options, problem, fn in with_backward():
+            inc = getattr(problem, "predecessors_with_h", None)
+            if inc is None or not can_search_backward(problem):
+                raise Skipped("no predecessors_with_h")
+            count += _agrees(dom, options, problem, "predecessors_with_h", problem.predecessors, inc, fn)
+        return f"{count:,} states"
+
+    def admissible() -> str:
+        count = 0
+        for options, problem, fn in with_backward():
+            for s, cost in Space(problem).cost_from_start().items():
+                hs = fn(s)
+                assert hs <= cost + TOLERANCE, (
+                    f"{_label(dom, options)}: backward_heuristic = {hs} but a path from the start costs "
+                    f"{cost} at {_where(problem, s)}"
+                )
+                count += 1
+        return f"{count:,} states (against the cheapest paths from the start found)"
+
+    return [
+        Check("backward heuristic: predecessors_with_h agrees", incremental),
+        Check("backward heuristic: admissible", admissible),
+    ]
 
 
 def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic) -> list[Check]:
@@ -267,25 +344,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic
             fn = heuristic_of(problem)
             if inc is None or fn is None:
                 raise Skipped("no successors_with_h")
-            for s in Space(problem, 2000).sample(200):
-                hs = fn(s)
-                if not math.isfinite(hs):
-                    continue  # a dead state: its children are never asked for
-                got = [(a, t, c, ch) for a, t, c, ch in inc(s, hs)]
-                # children the heuristic proves dead (h infinite) may be left out
-                want = [(a, t, c) for a, t, c in problem.successors(s) if math.isfinite(fn(t))]
-                kept = [(a, t, c) for a, t, c, ch in got if math.isfinite(ch)]
-                assert _same(kept, want), (
-                    f"{_label(dom, options)}: successors_with_h gives other children than successors at "
-                    f"{_where(problem, s)}"
-                )
-                for a, t, _c, ch in got:
-                    ht = fn(t)
-                    assert ch == ht or (math.isfinite(ht) and math.isclose(ch, ht)), (
-                        f"{_label(dom, options)}: after {a!r} from {_where(problem, s)} successors_with_h says "
-                        f"h = {ch}, heuristic says {ht}"
-                    )
-                count += 1
+            count += _agrees(dom, options, problem, "successors_with_h", problem.successors, inc, fn)
         return f"{count:,} states"
 
     def goal_zero() -> str:

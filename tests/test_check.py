@@ -38,6 +38,8 @@ class Line:
         if heuristic is None:
             self.heuristic = None
             self.successors_with_h = None
+        if defect == "no-backward-heuristic":
+            self.backward_heuristic = None
 
     def initial_state(self):
         return 0
@@ -54,6 +56,13 @@ class Line:
     def successors_with_h(self, s, h):
         for a, t, c in self.successors(s):  # a generator: any iterable must do
             yield a, t, c, (self.heuristic(t) + (1 if self.defect == "incremental" and t == 3 else 0))
+
+    def backward_heuristic(self, s):
+        return s + 1 if self.defect == "backward-overestimates" else s
+
+    def predecessors_with_h(self, s, h):
+        for a, p, c in self.predecessors(s):
+            yield a, p, c, self.backward_heuristic(p) + (1 if self.defect == "backward-incremental" and p == 2 else 0)
 
     def goal_states(self):
         return [self.n]
@@ -98,12 +107,33 @@ def test_an_overestimating_heuristic_declared_admissible_is_caught():
 
 def test_successors_with_h_that_disagrees_is_caught():
     status, detail = outcomes("incremental")["heuristic distance: successors_with_h agrees"]
-    assert status == FAIL and "successors_with_h says h = 4, heuristic says 3" in detail
+    assert status == FAIL and "successors_with_h says h = 4, the heuristic says 3" in detail
 
 
 def test_predecessors_that_do_not_invert_successors_are_caught():
     status, detail = outcomes("predecessors")["predecessors invert successors"]
     assert status == FAIL and "predecessors" in detail
+
+
+def test_a_backward_heuristic_that_overestimates_or_disagrees_is_caught():
+    status, detail = outcomes("backward-overestimates")["backward heuristic: admissible"]
+    assert status == FAIL and "backward_heuristic = 1 but a path from the start costs 0" in detail
+    status, detail = outcomes("backward-incremental")["backward heuristic: predecessors_with_h agrees"]
+    assert status == FAIL and "predecessors_with_h says h = 3, the heuristic says 2" in detail
+    found = outcomes("none")
+    assert (
+        found["backward heuristic: admissible"][0] == found["backward heuristic: predecessors_with_h agrees"][0] == PASS
+    )
+
+
+def test_nbs_refuses_a_domain_without_a_backward_heuristic_in_one_line():
+    from searchkit.solving import prepare
+
+    with pytest.raises(InputError, match="^engine 'nbs' needs a backward heuristic .*which line does not offer$"):
+        prepare(LineDomain(), {"defect": "no-backward-heuristic"}, "nbs")
+    found = outcomes("no-backward-heuristic")
+    assert found["engine nbs"][1].startswith("refused: engine 'nbs' needs a backward heuristic")
+    assert found["engine nbs"][0] == PASS and outcomes("none")["engine nbs"] == (PASS, "cost 6, optimal")
 
 
 def test_no_instances_is_an_input_error():

@@ -420,7 +420,7 @@ def test_solve_rejects_bad_names_and_parameters():
         solve(problem, "bfs", weight=2)
 
 
-@pytest.mark.parametrize("engine", ["bidirectional-bfs", "nbs"])
+@pytest.mark.parametrize("engine", ["bidirectional-bfs", "nbs", "mm"])
 def test_bidirectional_needs_a_backward_problem(engine):
     class Forward:
         def initial_state(self):
@@ -448,7 +448,7 @@ def test_results_name_their_engine_and_time(engine):
 
 def test_the_registry_promises_what_the_engines_keep():
     """The guarantees printed to users; the oracle tests above hold the engines to them."""
-    assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar", "backward", "anytime", "nbs"}
+    assert set(COST_OPTIMAL) == {"dijkstra", "astar", "idastar", "backward", "anytime", "nbs", "mm"}
     assert engines()["anytime"].guarantee({"weight": 3}) == "optimal"  # run to the end; a Result says more
     assert set(STEP_OPTIMAL) == {"bfs", "bidirectional-bfs", "iddfs"}
     info = engines()

@@ -1,4 +1,4 @@
-"""NBS against networkx with admissible heuristics in both directions, and beam search's contract.
+"""NBS and MM against networkx with admissible heuristics in both directions, and beam search's contract.
 
 The registry's contract tests run NBS with a forward heuristic only; here the problem also
 offers ``backward_heuristic`` (and sometimes ``min_step_cost``), drawn like the forward one:
@@ -18,17 +18,12 @@ from test_engines import BIG, Case, assert_optimal, cases
 from searchkit import LIMIT, SOLVED, GraphProblem, InputError, Limits, replay, solve
 
 
-class TwoWay(GraphProblem):
-    """A graph problem with a heuristic each way."""
-
-    def __init__(self, case: Case, h: dict, hb: dict, eps: float | None):
-        super().__init__(case.adjacency(), case.start, case.goals, h=h)
-        self._hb = hb
-        if eps is not None:
-            self.min_step_cost = eps
-
-    def backward_heuristic(self, state: int) -> float:
-        return self._hb.get(state, 0)
+def two_way_problem(case: Case, h: dict, hb: dict, eps: float | None) -> GraphProblem:
+    """The case's graph with a heuristic each way (and sometimes ``min_step_cost``)."""
+    problem = GraphProblem(case.adjacency(), case.start, case.goals, h=h, hb=hb)
+    if eps is not None:
+        problem.min_step_cost = eps  # type: ignore[attr-defined]
+    return problem
 
 
 def estimates(draw, case: Case, distances: dict, kind: str) -> dict:
@@ -48,26 +43,26 @@ def estimates(draw, case: Case, distances: dict, kind: str) -> dict:
 
 
 @st.composite
-def two_way(draw) -> tuple[Case, TwoWay]:
+def two_way(draw) -> tuple[Case, GraphProblem]:
     case = draw(cases("int"))
     kinds = st.sampled_from(["consistent", "admissible", "exact"])
     h = estimates(draw, case, case.to_goal(), draw(kinds))
     from_start = nx.single_source_dijkstra_path_length(case.graph(), case.start, weight="weight")
     hb = estimates(draw, case, from_start, draw(kinds))
     eps = min((c for _u, _v, c in case.edges), default=1) if draw(st.booleans()) else None
-    return case, TwoWay(case, h, hb, eps)
+    return case, two_way_problem(case, h, hb, eps)
 
 
 @settings(max_examples=400, deadline=None)
-@given(two_way())
-def test_nbs_is_optimal_with_heuristics_both_ways(drawn):
+@given(two_way(), st.sampled_from(["nbs", "mm"]))
+def test_nbs_and_mm_are_optimal_with_heuristics_both_ways(drawn, engine):
     case, problem = drawn
-    assert_optimal(case, problem, solve(problem, "nbs"), case.optimum())
+    assert_optimal(case, problem, solve(problem, engine), case.optimum())
 
 
 def test_nbs_on_a_line_expands_pairs_and_meets():
     edges = {i: [(i + 1, 1)] for i in range(20)}
-    problem = GraphProblem(edges, 0, [20])
+    problem = GraphProblem(edges, 0, [20], hb={})  # 0 both ways
     result = solve(problem, "nbs")
     assert result.status == SOLVED and result.cost == 20 and result.states == list(range(21))
     assert result.stats.expanded <= 22
@@ -109,3 +104,19 @@ def test_beam_respects_a_node_limit():
     edges = {i: [(i + 1, 1)] for i in range(5000)}
     result = solve(GraphProblem(edges, 0, [5000]), "beam", limits=Limits(max_expanded=100))
     assert result.status == LIMIT and result.stats.expanded == 100
+
+
+@pytest.mark.parametrize("engine", ["nbs", "mm"])
+def test_refuses_a_problem_without_a_backward_heuristic(engine):
+    problem = GraphProblem({0: [(1, 1)], 1: [(2, 1)]}, 0, [2], h={0: 2, 1: 1})
+    with pytest.raises(InputError, match=f"{engine}.*needs a backward heuristic"):
+        solve(problem, engine)
+    assert solve(GraphProblem({0: [(1, 1)], 1: [(2, 1)]}, 0, [2], hb={2: 2}), engine).cost == 2
+
+
+def test_mm_meets_in_the_middle_on_a_line():
+    """With h = 0 both ways MM's priority is 2g: each side expands to half the cost."""
+    problem = GraphProblem({i: [(i + 1, 1)] for i in range(20)}, 0, [20], hb={})
+    result = solve(problem, "mm")
+    assert result.status == SOLVED and result.cost == 20 and result.states == list(range(21))
+    assert result.stats.expanded <= 22

@@ -39,6 +39,7 @@ class NPuzzleProblem:
             self.goal_pos[t] = p
         self.goal_state = self.encode(self.goal)
         self._start_table = self._taxicab_table(self.start)
+        self._start_moves: list[list[tuple]] | None = None  # moves_with_tile_delta of _start_table, on first use
         self.heuristic_name = heuristic_name
         self._moves = [self._moves_from(b) for b in range(n)]
         self.heuristic: Callable[[int], float] | None = None
@@ -100,6 +101,18 @@ class NPuzzleProblem:
         """Manhattan distance from the start board to ``state`` (bidirectional engines)."""
         bits, mask, table = self.bits, self.mask, self._start_table
         return sum(table[(state >> (bits * p)) & mask][p] for p in range(self.n))
+
+    def predecessors_with_h(self, state: int, hv: int) -> list[tuple[str, int, int, int]]:
+        """`predecessors` with `backward_heuristic` of each, from ``state``'s ``hv`` by table lookups."""
+        moves = self._start_moves
+        if moves is None:
+            moves = self._start_moves = self.moves_with_tile_delta(self._start_table)
+        mask = self.mask
+        out = []
+        for action, _p, sp, change, delta in moves[state >> self.top]:
+            t = (state >> sp) & mask
+            out.append((OPPOSITE[action], state + change[t], 1, hv + delta[t]))
+        return out
 
     def describe(self, state: int) -> str:
         return format_board(self.decode(state), self.width)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
-from ..problem import preserves_optimality
+from ..problem import can_search_backward, preserves_optimality
 from ..result import Result
 from .alternation import alternation
 from .anytime import anytime
@@ -24,6 +24,7 @@ from .bestfirst import BestFirstSearch, astar, best_first, dijkstra, greedy
 from .bidirectional import bidirectional_bfs
 from .breadth import bfs
 from .depthfirst import dfs, idastar, iddfs
+from .mm import mm
 from .nbs import nbs
 from .portfolio import check_portfolio, portfolio
 from .run import Run
@@ -131,7 +132,8 @@ class EngineInfo:
     guarantee).  ``params``: accepted keyword parameters, each a default value or an
     `EngineParam` (read back, ``params`` maps names to defaults and ``specs`` to
     `EngineParam`).  ``domains``: the domains it works on (empty: any problem).
-    ``backward``: it needs ``goal_states`` and ``predecessors``.  ``complete``: a
+    ``backward``: it needs ``goal_states`` and ``predecessors``, and with
+    ``backward_heuristic="required"`` the problem's ``backward_heuristic`` too.  ``complete``: a
     ``no-solution`` from it means the whole space was searched (an engine that prunes or
     decomposes says False, and its ``no-solution`` is reported as a ``limit``).
     ``optimal_if``: for an engine whose promise depends on its parameters, a test of
@@ -150,6 +152,7 @@ class EngineInfo:
     heuristic: str = "ignored"
     optimal: str = ""
     backward: bool = False
+    backward_heuristic: str = "ignored"  # "required" or "ignored", as ``heuristic``
     params: dict[str, Any] = field(default_factory=dict)
     warm_up: Callable[[], None] | None = None  # load compiled code etc. once, before timing anything
     domains: tuple[str, ...] = ()
@@ -183,6 +186,14 @@ class EngineInfo:
         if self.validate is not None:
             self.validate(dict(self.params, **out))
         return out
+
+    def lacks(self, problem: Any) -> str | None:
+        """What ``problem`` lacks that this engine needs (None when nothing)."""
+        if self.backward and not can_search_backward(problem):
+            return "goal states and predecessors"
+        if self.backward_heuristic == "required" and not callable(getattr(problem, "backward_heuristic", None)):
+            return "a backward heuristic (an estimate of the cost from the start, backward_heuristic)"
+        return None
 
     def refusal(self, domain: str | None) -> str | None:
         """Why this engine cannot run on ``domain`` (None when it can)."""
@@ -248,6 +259,16 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
             heuristic="used",
             optimal="cost",
             backward=True,
+            backward_heuristic="required",
+        ),
+        EngineInfo(
+            "mm",
+            mm,
+            "MM: bidirectional heuristic search meeting in the middle, by max(f, 2g) on each side",
+            heuristic="used",
+            optimal="cost",
+            backward=True,
+            backward_heuristic="required",
         ),
         EngineInfo(
             "beam",
@@ -339,6 +360,7 @@ __all__ = [
     "anytime",
     "backward",
     "beam",
+    "mm",
     "nbs",
     "portfolio",
     "EngineInfo",
