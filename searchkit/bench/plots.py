@@ -104,6 +104,9 @@ def cactus(groups: dict[str, list[dict[str, Any]]], metric: str = "time", title:
     ax.set_xlabel("instances solved")
     ax.set_ylabel(label)
     ax.set_xlim(0, max(1, most) + 0.5)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts of instances: no 2.5
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
     ax.set_title(title or f"cactus plot: {label}")
