@@ -116,13 +116,20 @@ class GameStore:
         assert kind.session is not None
         return self.add(kind, kind.session.create(options))
 
-    def load(self, raw: bytes) -> tuple[str, Entry]:
-        """A game from an uploaded save file, checked as the terminal game checks it."""
+    def open_file(self, name: str, raw: bytes, filename: str, options: dict[str, Any]) -> tuple[str, Entry]:
+        """A new game of kind ``name`` from an uploaded file (a level file, say)."""
+        kind = self.kind(name)
+        assert kind.session is not None
+        return self.add(kind, kind.session.from_file(raw, filename, options))
+
+    def load(self, raw: bytes, expected: str | None = None) -> tuple[str, Entry]:
+        """A game from an uploaded save file, checked as the terminal game checks it;
+        ``expected``: the game the page plays (a save of another is refused)."""
         with tempfile.TemporaryDirectory(prefix="searchkit-save-") as tmp:
             path = Path(tmp) / "save.json"
             path.write_bytes(raw)
             try:
-                data: SaveData = read_save(path)
+                data: SaveData = read_save(path, expected)
             except InputError as e:
                 raise InputError(str(e).replace(str(path), "upload")) from None
         kind = self.kind(data.domain)
