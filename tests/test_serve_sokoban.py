@@ -206,3 +206,27 @@ def test_saves_are_the_terminal_games_and_load_back(client: TestClient, tmp_path
     doc["history"] = ["r", "r"]
     bad = client.post("/api/games/load", params={"game": "sokoban"}, content=json.dumps(doc))
     assert bad.status_code == 400 and "move 2 of the history" in bad.json()["error"]
+
+
+def test_following_the_hints_reuses_the_plan_and_leaving_it_solves_again(client: TestClient, monkeypatch) -> None:
+    from searchkit_sokoban.web import SokobanWebGame
+
+    solves: list[str] = []
+    solve_task = SokobanWebGame.solve_task
+    monkeypatch.setattr(
+        SokobanWebGame, "solve_task", lambda self: solves.append(self.position_key()) or solve_task(self)
+    )
+    gid = new_game(client, collection="microban", level="4")["id"]
+    plan = client.post(f"/api/games/{gid}/hint").json()["plan"]["moves"]
+    for i in range(3):
+        hint = client.post(f"/api/games/{gid}/hint").json()
+        assert hint["hint"] == plan[i] and hint["plan"]["moves"] == plan[i:]
+        client.post(f"/api/games/{gid}/move", json={"move": hint["hint"]})
+    assert client.post(f"/api/games/{gid}/solve").json()["plan"]["moves"] == plan[3:]
+    assert len(solves) == 1
+    client.post(f"/api/games/{gid}/restart")
+    assert client.post(f"/api/games/{gid}/solve").json()["plan"]["moves"] == plan and len(solves) == 1
+    off_plan = (d for d in "udlr" if d != plan[0].lower())
+    assert any(client.post(f"/api/games/{gid}/move", json={"move": d}).json()["moved"] for d in off_plan)
+    client.post(f"/api/games/{gid}/hint")
+    assert len(solves) == 2

@@ -131,8 +131,9 @@
     await openLevel(1);
   }
 
-  $("sk-collection").addEventListener("change", () => { chooseCollection(); openLevel(1).catch(() => {}); });
-  $("sk-level").addEventListener("change", () => openLevel($("sk-level").value).catch(() => {}));
+  // a choice made, the arrow keys play again (not change the level)
+  $("sk-collection").addEventListener("change", () => { $("sk-collection").blur(); chooseCollection(); openLevel(1).catch(() => {}); });
+  $("sk-level").addEventListener("change", () => { $("sk-level").blur(); openLevel($("sk-level").value).catch(() => {}); });
   for (const [id, step] of [["sk-prev", -1], ["sk-next", 1]]) {
     $(id).addEventListener("click", () => {
       const sel = $("sk-level"), i = sel.selectedIndex + step;

@@ -1,0 +1,99 @@
+"""``searchkit serve``'s Sokoban in a real browser (headless Chromium from the Debian
+packages, driven by Playwright): the server, the browser and the skip when either is
+missing are test_serve_browser's."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_serve_browser import browser, url  # noqa: F401  (the fixtures, and the skip without Chromium)
+
+KEYS = {"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}
+
+
+@pytest.fixture
+def page(browser: Any, url: str) -> Iterator[Any]:  # noqa: F811  (the fixtures above)
+    page = browser.new_page()
+    page.goto(url)
+    page.click("#tab-sokoban")
+    page.wait_for_function("() => sokoban.state !== null")
+    yield page
+    page.close()
+
+
+def state(page: Any) -> dict:
+    return page.evaluate("() => sokoban.state")
+
+
+def open_level(page: Any, collection: str, level: int) -> None:
+    """Choose a bundled level in the page's selects and wait for its game."""
+    old = state(page)["id"]
+    page.select_option("#sk-collection", collection)
+    page.wait_for_function(f"() => sokoban.state.id !== {json.dumps(old)}")
+    if level != 1:
+        old = state(page)["id"]
+        page.select_option("#sk-level", str(level))
+        page.wait_for_function(f"() => sokoban.state.id !== {json.dumps(old)} && sokoban.state.level === {level}")
+
+
+def test_solve_a_small_microban_level_by_key_presses(page: Any) -> None:
+    open_level(page, "microban", 1)
+    gid = state(page)["id"]
+    plan = page.evaluate(f"() => fetch('/api/games/{gid}/hint', {{method: 'POST'}}).then(r => r.json())")["plan"]
+    assert plan["found"]
+    for move in plan["moves"]:
+        before = state(page)["moves"]
+        page.keyboard.press(KEYS[move.lower()])
+        page.wait_for_function(f"() => sokoban.state.moves === {before + 1}")
+    page.wait_for_selector("#sk-win", state="visible")
+    assert page.inner_text("#sk-win").startswith("Solved in ")
+    assert page.input_value("#sk-solution") == "".join(plan["moves"])
+    assert int(page.inner_text("#sk-pushes")) == sum(m.isupper() for m in plan["moves"])
+
+
+def test_auto_solve_animates_to_the_win_and_its_lurd_replays(page: Any) -> None:
+    page.fill("#sk-speed", "50")
+    open_level(page, "microban", 3)
+    page.click("#sk-solve")
+    page.wait_for_selector("#sk-win", state="visible", timeout=30_000)
+    assert "expanded" in page.inner_text("#sk-stats")
+    assert page.inner_text("#sk-solution-label") == "Solution (LURD)"
+    solution = page.input_value("#sk-solution")
+    assert solution == state(page)["lurd"] and len(solution) == state(page)["moves"]
+    page.fill("#sk-paste", solution)
+    page.click("#sk-replay")
+    page.wait_for_function("() => !sokoban.state.solved")
+    page.wait_for_selector("#sk-win", state="visible", timeout=30_000)
+    assert state(page)["lurd"] == solution
+
+
+def test_a_wrong_lurd_is_refused_naming_the_move(page: Any) -> None:
+    open_level(page, "microban", 1)
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("() => sokoban.state.moves === 1")
+    page.fill("#sk-paste", "uu u")
+    page.click("#sk-replay")
+    page.wait_for_selector("#message", state="visible")
+    assert "move 3 (u): walks into a wall" in page.inner_text("#message")
+    assert state(page)["moves"] == 1  # the game is as it was
+
+
+def test_a_bad_level_file_shows_a_message_and_the_game_goes_on(page: Any, tmp_path: Path) -> None:
+    before = state(page)
+    bad = tmp_path / "levels.sok"
+    bad.write_text("#####\n#@$ #\n#####\n")
+    page.set_input_files("#sk-file", str(bad))
+    page.wait_for_selector("#message", state="visible")
+    assert "levels.sok: the level has 1 boxes but 0 goals" in page.inner_text("#message")
+    assert state(page)["id"] == before["id"]
+    good = tmp_path / "mine.txt"
+    good.write_text("#####\n#.  #\n#$  #\n#@  #\n#####\n")
+    page.set_input_files("#sk-file", str(good))
+    page.wait_for_function(f"() => sokoban.state.id !== {json.dumps(before['id'])}")
+    assert page.locator("#message").is_hidden() and "mine.txt" in page.inner_text("#sk-name")
+    page.keyboard.press("ArrowUp")
+    page.wait_for_selector("#sk-win", state="visible")
