@@ -97,3 +97,27 @@ def test_a_bad_level_file_shows_a_message_and_the_game_goes_on(page: Any, tmp_pa
     assert page.locator("#message").is_hidden() and "mine.txt" in page.inner_text("#sk-name")
     page.keyboard.press("ArrowUp")
     page.wait_for_selector("#sk-win", state="visible")
+
+
+SWIPE = """([dx, dy]) => {
+  const cv = $('sk-board'), r = cv.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const at = (px, py) => [new Touch({identifier: 1, target: cv, clientX: px, clientY: py})];
+  const touch = (type, touches, changedTouches) =>
+    cv.dispatchEvent(new TouchEvent(type, {touches, changedTouches, bubbles: true, cancelable: true}));
+  touch('touchstart', at(x, y), at(x, y));
+  touch('touchend', [], at(x + dx, y + dy));
+}"""
+
+
+def test_a_tap_next_to_the_player_and_a_swipe_move_it(page: Any) -> None:
+    open_level(page, "microban", 1)  # the player at row 4, column 3; the square below is floor
+    st = state(page)
+    row, col = next((r, line.index("@")) for r, line in enumerate(st["board"]) if "@" in line)
+    box = page.locator("#sk-board").bounding_box()
+    side = box["width"] / st["width"]
+    page.mouse.click(box["x"] + (col + 0.5) * side, box["y"] + (row + 1.5) * side)  # the square below
+    page.wait_for_function("() => sokoban.state.moves === 1")
+    page.mouse.click(box["x"] + (col + 2.5) * side, box["y"] + (row + 1.5) * side)  # two squares away: no move
+    page.evaluate(SWIPE, [0, -80])  # a swipe up: back where it started
+    page.wait_for_function("() => sokoban.state.moves === 2")
+    assert state(page)["lurd"] == "du" and state(page)["board"] == st["board"]

@@ -102,6 +102,7 @@ def test_a_push_into_a_deadlock_warns_as_the_terminal_game_does(client: TestClie
     client.post(f"/api/games/{gid}/move", json={"direction": "left"})
     dead = client.post(f"/api/games/{gid}/move", json={"direction": "up"}).json()  # the box against the top wall
     assert dead["lurd"] == "llU" and "box" in dead["deadlock"]
+    assert client.post(f"/api/games/{gid}/hint").json()["plan"]["status"] == "no-solution"
     assert client.post(f"/api/games/{gid}/undo").json()["deadlock"] is None
 
 
@@ -175,6 +176,8 @@ def test_a_huge_level_file_is_refused_unread(client: TestClient) -> None:
     got = upload(client, b"#" * (MAX_UPLOAD + 1))
     assert got["status"] == 413 and "too large" in got["error"]
     assert upload(client, b"x", game="chess")["status"] == 400  # an unknown game
+    npuzzle = upload(client, b"1 2 3", game="npuzzle")
+    assert npuzzle["status"] == 400 and "not started from a file" in npuzzle["error"]
 
 
 def test_saves_are_the_terminal_games_and_load_back(client: TestClient, tmp_path) -> None:
