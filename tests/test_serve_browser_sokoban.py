@@ -42,6 +42,8 @@ def open_level(page: Any, collection: str, level: int) -> None:
 
 def test_solve_a_small_microban_level_by_key_presses(page: Any) -> None:
     open_level(page, "microban", 1)
+    page.click("#sk-hint")
+    page.wait_for_function("() => $('sk-hint-text').textContent.startsWith('hint: ')")
     gid = state(page)["id"]
     plan = page.evaluate(f"() => fetch('/api/games/{gid}/hint', {{method: 'POST'}}).then(r => r.json())")["plan"]
     assert plan["found"]

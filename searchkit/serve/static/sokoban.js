@@ -3,7 +3,7 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const S = { state: null, catalog: null, file: null, busy: false, stop: false, solution: null, clockBase: 0, clockAt: 0 };
+  const S = { state: null, hint: null, catalog: null, file: null, busy: false, stop: false, solution: null, clockBase: 0, clockAt: 0 };
   window.sokoban = S;  // for the browser tests
   const WORDS = { u: "up ↑", d: "down ↓", l: "left ←", r: "right →" };
   const COLOURS = { wall: "#5a5a78", floor: "#1c1c22", goal: "#f0c83c", box: "#cd8232", boxGoal: "#46b45a", player: "#78dcff" };
@@ -56,6 +56,12 @@
         ctx.fillStyle = COLOURS.player; ctx.beginPath(); ctx.arc(x + s / 2, y + s / 2, s * 0.34, 0, 2 * Math.PI); ctx.fill();
       }
     }));
+    if (S.hint) {  // the hinted step, until the player moves
+      const r = st.board.findIndex((row) => /[@+]/.test(row)), c = st.board[r].search(/[@+]/);
+      const [dr, dc] = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] }[S.hint.move.toLowerCase()];
+      ctx.strokeStyle = "#fff"; ctx.lineWidth = Math.max(2, s / 10);
+      ctx.strokeRect((c + dc) * s + 2, (r + dr) * s + 2, s - 4, s - 4); ctx.lineWidth = 1;
+    }
     if (st.solved) {
       ctx.fillStyle = "rgba(40,160,70,0.35)"; ctx.fillRect(0, 0, cv.width, cv.height);
       ctx.fillStyle = "#fff"; ctx.font = `bold ${Math.max(14, Math.min(48, cv.width / 8))}px system-ui`;
@@ -72,11 +78,12 @@
 
   function show(st) {
     S.state = st;
+    if (S.hint && (S.hint.id !== st.id || S.hint.lurd !== st.lurd)) { S.hint = null; $("sk-hint-text").textContent = ""; }
     $("sk-moves").textContent = st.moves;
     $("sk-pushes").textContent = st.pushes;
     $("sk-name").textContent = levelName(st);
     $("sk-win").hidden = !st.solved;
-    $("sk-win").textContent = st.solved ? `Solved in ${st.moves} moves and ${st.pushes} pushes!` : "";
+    $("sk-win").textContent = st.solved ? `Solved in ${st.moves} moves and ${st.pushes} pushes! ▶ for the next level.` : "";
     $("sk-deadlock").hidden = !st.deadlock;
     $("sk-deadlock").textContent = st.deadlock ? `Deadlock: ${st.deadlock}. This level can no longer be solved: undo.` : "";
     for (const name of ["undo", "redo"]) $(`sk-${name}`).disabled = !st[`can_${name}`] || S.busy;
@@ -235,7 +242,7 @@
       const st = await api("POST", `/api/games/${S.state.id}/${what}`);
       $("sk-stats").textContent = `engine statistics: ${statsLine(st.plan)}`;
       if (!st.plan.found) { say(noPlan(st.plan)); $("sk-hint-text").textContent = ""; show(st); return null; }
-      S.solution = st.lurd + st.plan.moves.join("");
+      if (what === "solve") S.solution = st.lurd + st.plan.moves.join("");  // a hint gives no spoiler
       $("sk-hint-text").textContent = "";
       show(st);
       return st;
@@ -259,7 +266,10 @@
 
   $("sk-hint").addEventListener("click", async () => {
     const st = await ask("hint");
-    if (st && st.hint) $("sk-hint-text").textContent = `hint: ${st.hint === st.hint.toUpperCase() ? "push the box" : "walk"} ${WORDS[st.hint.toLowerCase()]}`;
+    if (!st || !st.hint) return;
+    S.hint = { id: st.id, lurd: st.lurd, move: st.hint };
+    $("sk-hint-text").textContent = `hint: ${st.hint === st.hint.toUpperCase() ? "push the box" : "walk"} ${WORDS[st.hint.toLowerCase()]}`;
+    draw();
   });
   $("sk-solve").addEventListener("click", async () => {
     if (S.busy) { S.stop = true; return; }
