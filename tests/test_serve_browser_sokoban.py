@@ -52,7 +52,7 @@ def test_solve_a_small_microban_level_by_key_presses(page: Any) -> None:
         page.keyboard.press(KEYS[move.lower()])
         page.wait_for_function(f"() => sokoban.state.moves === {before + 1}")
     page.wait_for_selector("#sk-win", state="visible")
-    assert page.inner_text("#sk-win").startswith("Solved in ")
+    assert page.inner_text("#sk-win").startswith("Solved in ") and page.is_enabled("#sk-undo")
     assert page.input_value("#sk-solution") == "".join(plan["moves"])
     assert int(page.inner_text("#sk-pushes")) == sum(m.isupper() for m in plan["moves"])
 

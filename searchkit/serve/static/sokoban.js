@@ -138,15 +138,20 @@
     await openLevel(1);
   }
 
+  function goTo(level) {
+    // a level refused (a file's level that cannot be solved): the select shows the game's again
+    openLevel(level).catch(() => { if (S.state && S.state.level) $("sk-level").value = String(S.state.level); });
+  }
+
   // a choice made, the arrow keys play again (not change the level)
-  $("sk-collection").addEventListener("change", () => { $("sk-collection").blur(); chooseCollection(); openLevel(1).catch(() => {}); });
-  $("sk-level").addEventListener("change", () => { $("sk-level").blur(); openLevel($("sk-level").value).catch(() => {}); });
+  $("sk-collection").addEventListener("change", () => { $("sk-collection").blur(); chooseCollection(); goTo(1); });
+  $("sk-level").addEventListener("change", () => { $("sk-level").blur(); goTo($("sk-level").value); });
   for (const [id, step] of [["sk-prev", -1], ["sk-next", 1]]) {
     $(id).addEventListener("click", () => {
       const sel = $("sk-level"), i = sel.selectedIndex + step;
       if (sel.disabled || i < 0 || i >= sel.options.length) return;
       sel.selectedIndex = i;
-      openLevel(sel.value).catch(() => {});
+      goTo(sel.value);
     });
   }
 
@@ -236,8 +241,10 @@
   }
 
   async function ask(what) {
+    // the board waits while the solver thinks: its answer is for this position
     if (!S.state || S.busy) return null;
     $("sk-hint-text").textContent = "solving…";
+    S.busy = true;
     try {
       const st = await api("POST", `/api/games/${S.state.id}/${what}`);
       $("sk-stats").textContent = `engine statistics: ${statsLine(st.plan)}`;
@@ -247,6 +254,7 @@
       show(st);
       return st;
     } catch (e) { $("sk-hint-text").textContent = ""; return null; }
+    finally { S.busy = false; if (S.state) show(S.state); }
   }
 
   async function animate(moves) {
