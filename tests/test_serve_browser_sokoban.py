@@ -123,3 +123,14 @@ def test_a_tap_next_to_the_player_and_a_swipe_move_it(page: Any) -> None:
     page.evaluate(SWIPE, [0, -80])  # a swipe up: back where it started
     page.wait_for_function("() => sokoban.state.moves === 2")
     assert state(page)["lurd"] == "du" and state(page)["board"] == st["board"]
+
+
+def test_a_level_too_hard_for_the_time_limit_says_so(page: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from searchkit.serve import games
+
+    monkeypatch.setattr(games, "SOLVE_TIMEOUT_S", 0.01)  # the server runs in this process
+    open_level(page, "sasquatch", 50)
+    page.click("#sk-solve")
+    page.wait_for_selector("#message", state="visible", timeout=30_000)
+    assert "could not solve this position within its 0.01 s limit" in page.inner_text("#message")
+    assert state(page)["moves"] == 0 and page.inner_text("#sk-solve") == "Auto-solve"

@@ -122,7 +122,13 @@ def test_a_level_the_solver_cannot_do_in_the_limit_says_so(client: TestClient, m
     monkeypatch.setattr(games, "SOLVE_TIMEOUT_S", 0.01)
     gid = new_game(client, collection="sasquatch", level="50")["id"]
     plan = client.post(f"/api/games/{gid}/solve").json()["plan"]
-    assert (plan["found"], plan["status"], plan["detail"], plan["moves"]) == (False, "limit", "time", [])
+    assert (plan["found"], plan["status"], plan["detail"], plan["moves"], plan["limit_s"]) == (
+        False,
+        "limit",
+        "time",
+        [],
+        0.01,
+    )
 
 
 def test_a_pasted_lurd_replays_from_the_start_or_is_refused_naming_the_move(client: TestClient) -> None:

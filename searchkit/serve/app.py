@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import InputError
 from ..plugins import domains, engines
+from . import games
 from .games import PICTURE_SIDE, Busy, Entry, GameStore, Slots
 from .searches import SearchStore, offered
 
@@ -290,4 +291,5 @@ def plan_json(plan: Any) -> dict[str, Any]:
         "status": plan.status,
         "detail": plan.detail,
         "stats": plan.stats,
+        "limit_s": games.SOLVE_TIMEOUT_S,  # a solve's time limit, for the page to name
     }

@@ -235,7 +235,7 @@
 
   // -- the solver -------------------------------------------------------------------------------
   function noPlan(plan) {
-    if (plan.status === "limit" && plan.detail === "time") return "The solver could not solve this position within its time limit: it is too hard for a quick solve. Try undoing to an easier position, or solve it yourself.";
+    if (plan.status === "limit" && plan.detail === "time") return `The solver could not solve this position within its ${plan.limit_s} s limit: it is too hard for a quick solve. Undo to an easier position, or solve it yourself.`;
     if (plan.status === "no-solution" || plan.detail === "incomplete") return "The solver found no solution from this position (a deadlock?): undo or restart.";
     return `The solver stopped (${plan.detail || plan.status}) before it found a solution.`;
   }
