@@ -134,3 +134,23 @@ def test_a_level_too_hard_for_the_time_limit_says_so(page: Any, monkeypatch: pyt
     page.wait_for_selector("#message", state="visible", timeout=30_000)
     assert "could not solve this position within its 0.01 s limit" in page.inner_text("#message")
     assert state(page)["moves"] == 0 and page.inner_text("#sk-solve") == "Auto-solve"
+
+
+def test_a_downloaded_save_loads_back_into_the_page(page: Any, tmp_path: Path) -> None:
+    open_level(page, "microban", 2)
+    for key in ("ArrowRight", "ArrowDown"):
+        before = state(page)["moves"]
+        page.keyboard.press(key)
+        page.wait_for_function(f"() => sokoban.state.moves === {before + 1}")
+    with page.expect_download() as download:
+        page.click("#sk-save")
+    saved = tmp_path / "save.json"
+    download.value.save_as(saved)
+    before = state(page)
+    page.click("#sk-restart")
+    page.wait_for_function("() => sokoban.state.moves === 0")
+    page.set_input_files("#sk-load", str(saved))
+    page.wait_for_function(f"() => sokoban.state.id !== {json.dumps(before['id'])}")
+    after = state(page)
+    assert (after["board"], after["lurd"], after["level"]) == (before["board"], "rd", 2)
+    assert page.input_value("#sk-level") == "2" and page.input_value("#sk-collection") == "microban"
