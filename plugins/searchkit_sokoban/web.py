@@ -16,7 +16,7 @@ from searchkit import InputError
 
 from .board import DIRS
 from .game import KEY_TO_MOVE, SokobanGame
-from .levels import BUNDLED, MAX_FILE_BYTES, Level, decode_level_bytes, parse_levels, select
+from .levels import BUNDLED, MAX_FILE_BYTES, Level, bundled_text, decode_level_bytes, parse_levels, select
 from .lurd import replay_lurd
 
 COLLECTIONS = {"microban": "Microban", "xsokoban": "XSokoban", "sasquatch": "Sasquatch II"}
@@ -26,8 +26,6 @@ TEXT_CONTROLS = frozenset("\t\n\r\f\v\x1a")  # control characters a text file ma
 @cache
 def bundled(name: str) -> tuple[Level, ...]:
     """A bundled collection's levels, parsed once per process."""
-    from .levels import bundled_text
-
     return tuple(parse_levels(bundled_text(name), name))
 
 
