@@ -78,5 +78,7 @@ def register_games(register):
     from searchkit.play import Game
 
     from .play_command import play
+    from .web import SokobanWebGame
 
-    register(Game("sokoban", play, "Sokoban levels (a file or bundled Microban), with deadlock notices"))
+    summary = "Sokoban levels (a file or bundled Microban), with deadlock notices"
+    register(Game("sokoban", play, summary, session=SokobanWebGame))

@@ -20,7 +20,8 @@ class Game:
     name: str
     command: Callable[..., None]
     summary: str = ""
-    # the web app: ``session.create(options)`` starts a game from the page's form
+    # the web app: ``session.create(options)`` starts a game from the page's form (and, when
+    # the game has them, ``catalog``, ``from_file`` and ``check_moves``: see `GameSession`)
     session: type[GameSession] | None = None
     # PNG bytes of the game's picture, square, ``side`` pixels: the upload's bytes, or the
     # built-in picture for None; InputError for a file that is not a safe picture

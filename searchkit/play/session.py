@@ -109,6 +109,22 @@ class GameSession:
         """What a page draws of the position (beyond the board itself)."""
         return {}
 
+    # -- what a web page may offer beyond `create` (the defaults: nothing) ----------------------
+    @classmethod
+    def catalog(cls) -> dict[str, Any]:
+        """What a page lets a player choose a game from (say, level collections), as JSON."""
+        return {}
+
+    @classmethod
+    def from_file(cls, data: bytes, name: str, options: dict[str, Any]) -> GameSession:
+        """A new game from an uploaded file (a level file, say); InputError when it is not one."""
+        raise InputError(f"{cls.domain} games are not started from a file")
+
+    def check_moves(self, text: str) -> list[str]:
+        """The moves written in ``text`` (the game's notation) when they all play from the
+        start; else InputError naming the first that does not.  The game does not change."""
+        raise InputError(f"{self.domain} games do not replay written moves")
+
     def solve_task(self):
         """A `searchkit.play.runner` task solving the current position into a `Plan`."""
         raise NotImplementedError

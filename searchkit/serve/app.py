@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import InputError
 from ..plugins import domains, engines
+from . import games
 from .games import PICTURE_SIDE, Busy, Entry, GameStore, Slots
 from .searches import SearchStore, offered
 
@@ -119,8 +120,32 @@ def build_app() -> Starlette:
 
     async def new_game(request: Request) -> Response:
         doc = await read_json(request)
-        gid, entry = store.create(str(doc.get("game", "npuzzle")), doc)
+        gid, entry = await run_in_threadpool(store.create, str(doc.get("game", "npuzzle")), doc)
         return answer(gid, entry)
+
+    async def catalog(request: Request) -> Response:
+        kind = store.kind(request.path_params["game"])
+        assert kind.session is not None
+        return JSONResponse(await run_in_threadpool(kind.session.catalog))
+
+    async def open_file(request: Request) -> Response:
+        """A game from an uploaded file: ``?game=NAME&name=FILENAME``, other parameters its options."""
+        query = dict(request.query_params)
+        game, filename = query.pop("game", ""), query.pop("name", "") or "the upload"
+        raw = await read_body(request, MAX_UPLOAD)
+        gid, entry = await run_in_threadpool(store.open_file, game, raw, filename[:100], query)
+        return answer(gid, entry)
+
+    async def replay(request: Request) -> Response:
+        """Check written moves from the start and restart there: the page then plays them."""
+        gid, entry = entry_of(request)
+        text = (await read_json(request)).get("moves")
+        if not isinstance(text, str):
+            raise InputError("moves must be a string")
+        with entry.lock:
+            moves = entry.game.check_moves(text)
+            entry.game.restart()
+        return answer(gid, entry, replay=moves)
 
     async def show_game(request: Request) -> Response:
         return answer(*entry_of(request))
@@ -192,7 +217,7 @@ def build_app() -> Starlette:
 
     async def load(request: Request) -> Response:
         raw = await read_body(request, MAX_UPLOAD)
-        gid, entry = await run_in_threadpool(store.load, raw)
+        gid, entry = await run_in_threadpool(store.load, raw, request.query_params.get("game") or None)
         return answer(gid, entry)
 
     async def start_search(request: Request) -> Response:
@@ -235,11 +260,14 @@ def build_app() -> Starlette:
         Route("/api/info", guarded(info)),
         Route("/api/games", guarded(new_game), methods=["POST"]),
         Route("/api/games/load", guarded(load), methods=["POST"]),
+        Route("/api/games/open", guarded(open_file), methods=["POST"]),
+        Route("/api/catalog/{game}", guarded(catalog)),
         Route("/api/games/{gid}", guarded(show_game)),
         Route("/api/games/{gid}/move", guarded(move), methods=["POST"]),
         *(Route(f"/api/games/{{gid}}/{a}", guarded(action(a)), methods=["POST"]) for a in ("undo", "redo", "restart")),
         Route("/api/games/{gid}/hint", guarded(hint), methods=["POST"]),
         Route("/api/games/{gid}/solve", guarded(solve), methods=["POST"]),
+        Route("/api/games/{gid}/replay", guarded(replay), methods=["POST"]),
         Route("/api/games/{gid}/picture", guarded(picture)),
         Route("/api/games/{gid}/picture", guarded(upload_picture), methods=["POST"]),
         Route("/api/games/{gid}/save", guarded(save)),
@@ -263,4 +291,5 @@ def plan_json(plan: Any) -> dict[str, Any]:
         "status": plan.status,
         "detail": plan.detail,
         "stats": plan.stats,
+        "limit_s": games.SOLVE_TIMEOUT_S,  # a solve's time limit, for the page to name
     }

@@ -7,6 +7,7 @@ import secrets
 import tempfile
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,24 @@ class Entry:
         self.game = game
         self.picture: bytes | None = None
         self.lock = threading.Lock()
+        self._plan: tuple[Plan, list[str]] | None = None  # the last plan found, and the history then
+
+    def remember(self, plan: Plan, history: list[str]) -> None:
+        if plan.found:
+            self._plan = (plan, history)
+
+    def rest_of_plan(self) -> Plan | None:
+        """What is left of the last plan when every move since it was made is its next one
+        (a player following the hints, or an auto-solve asked for after a hint); call with
+        the lock held."""
+        if self._plan is None:
+            return None
+        plan, then = self._plan
+        now = self.game.history
+        done = len(now) - len(then)
+        if done < 0 or now[: len(then)] != then or now[len(then) :] != plan.moves[:done]:
+            return None
+        return replace(plan, key=self.game.position_key(), moves=plan.moves[done:])
 
     def state(self) -> dict[str, Any]:
         g = self.game
@@ -116,13 +135,20 @@ class GameStore:
         assert kind.session is not None
         return self.add(kind, kind.session.create(options))
 
-    def load(self, raw: bytes) -> tuple[str, Entry]:
-        """A game from an uploaded save file, checked as the terminal game checks it."""
+    def open_file(self, name: str, raw: bytes, filename: str, options: dict[str, Any]) -> tuple[str, Entry]:
+        """A new game of kind ``name`` from an uploaded file (a level file, say)."""
+        kind = self.kind(name)
+        assert kind.session is not None
+        return self.add(kind, kind.session.from_file(raw, filename, options))
+
+    def load(self, raw: bytes, expected: str | None = None) -> tuple[str, Entry]:
+        """A game from an uploaded save file, checked as the terminal game checks it;
+        ``expected``: the game the page plays (a save of another is refused)."""
         with tempfile.TemporaryDirectory(prefix="searchkit-save-") as tmp:
             path = Path(tmp) / "save.json"
             path.write_bytes(raw)
             try:
-                data: SaveData = read_save(path)
+                data: SaveData = read_save(path, expected)
             except InputError as e:
                 raise InputError(str(e).replace(str(path), "upload")) from None
         kind = self.kind(data.domain)
@@ -131,11 +157,18 @@ class GameStore:
 
     def plan(self, entry: Entry) -> Plan:
         """Solve the entry's current position (blocking: call it off the event loop)."""
+        with entry.lock:
+            known = entry.rest_of_plan()
+        if known is not None:
+            return known
         self.slots.take()
         try:
             with entry.lock:
                 task = entry.game.solve_task()  # type: ignore[no-untyped-call]  # GameSession's, in play/
+                history = list(entry.game.history)
             plan: Plan = task(Limits(timeout_s=SOLVE_TIMEOUT_S), ProgressObserver())
+            with entry.lock:
+                entry.remember(plan, history)
             return plan
         finally:
             self.slots.give()

@@ -152,7 +152,7 @@ $("picture").addEventListener("change", async () => {
 $("load").addEventListener("change", async () => {
   const f = $("load").files[0];
   if (!f) return;
-  try { const st = await api("POST", "/api/games/load", undefined, f); solving = false; await loadPicture(st.id); show(st); }
+  try { const st = await api("POST", "/api/games/load?game=npuzzle", undefined, f); solving = false; await loadPicture(st.id); show(st); }
   catch (e) { /* the message is on the page */ }
   $("load").value = "";
 });
