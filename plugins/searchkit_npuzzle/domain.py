@@ -26,7 +26,7 @@ WIDA_ENGINE = "npuzzle-wida"
 MAX_SCRAMBLE = 1_000_000  # a random walk mixes long before this; beyond it a user waits for nothing
 
 
-class NPuzzleDomain(Domain):
+class NPuzzleDomain(Domain[NPuzzleProblem]):
     name = "npuzzle"
     summary = "sliding-tile puzzle (8-, 15-, 24-puzzle and any WxH board)"
     params = [
@@ -196,8 +196,9 @@ class NPuzzleDomain(Domain):
         return extra
 
     def after_solve(self, problem: NPuzzleProblem, result: Result, options: dict[str, Any], echo) -> None:
-        if getattr(problem, "pictures", None) is not None:
-            problem.pictures.write(problem, result, echo)
+        pictures = getattr(problem, "pictures", None)
+        if pictures is not None:
+            pictures.write(problem, result, echo)
 
     # -- benchmarks -------------------------------------------------------------------------
     def load_instances(self, source: str, base_dir: Path) -> list[Instance]:
@@ -220,7 +221,7 @@ class NPuzzleDomain(Domain):
             raise InputError(f"cannot read instance file {path}: {e.strerror or e}") from None
         except UnicodeDecodeError as e:
             raise InputError(f"instance file {path} is not UTF-8 text (byte {e.start})") from None
-        instances = []
+        instances: list[Instance] = []
         for lineno, line in enumerate(text.splitlines(), 1):
             line = line.split("#", 1)[0].strip()
             if not line:

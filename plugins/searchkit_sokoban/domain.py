@@ -38,7 +38,7 @@ def improve_seconds(options: dict[str, Any]) -> float | None:
     return seconds
 
 
-class SokobanDomain(Domain):
+class SokobanDomain(Domain[SokobanProblem]):
     name = "sokoban"
     summary = "Sokoban levels (standard text format, bundled Microban): push search with deadlock pruning"
     params = [
