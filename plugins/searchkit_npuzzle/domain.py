@@ -152,6 +152,8 @@ class NPuzzleDomain(Domain[NPuzzleProblem]):
             builtin = heuristics.BUILTIN.get(heuristic.name)
             if builtin is not None:
                 builtin[0](problem)
+            elif heuristic.make is None:  # another plugin's heuristic reaches the problem only through make
+                raise InputError(f"heuristic {heuristic.name!r} has no make function: {self.name} cannot use it")
             else:
                 fn = heuristic.make(problem)
                 problem.use_heuristic(fn, getattr(fn, "successors_with_h", None), admissible=heuristic.admissible)
