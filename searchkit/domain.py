@@ -7,7 +7,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
 
 from .problem import Problem
 from .result import Result
@@ -61,8 +63,15 @@ class Heuristic:
     consistent: bool = False  # a promise that h(s) <= cost(s, t) + h(t) on every step (`searchkit check` tests it)
 
 
-class Domain:
+# the domain's own problem class: the host hands each domain back the problems it made
+P = TypeVar("P", bound=Problem[Any, Any], default=Any)
+
+
+class Domain(Generic[P]):
     """Base class of a domain plugin's domain; override what differs.
+
+    A domain names its problem class, ``class MyDomain(Domain[MyProblem])``, so its methods
+    can take ``problem: MyProblem``: the host passes each method a problem `make_problem` made.
 
     The host calls `make_problem` with the parsed options (a dict keyed by `Param.name`)
     and the chosen `Heuristic` (or None), runs an engine, checks the solution with
@@ -80,7 +89,7 @@ class Domain:
     def builtin_heuristics(self) -> dict[str, Heuristic]:
         return {}
 
-    def make_problem(self, options: dict[str, Any], heuristic: Heuristic | None) -> Problem[Any, Any]:
+    def make_problem(self, options: dict[str, Any], heuristic: Heuristic | None) -> P:
         raise NotImplementedError
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
@@ -98,7 +107,7 @@ class Domain:
         return [("", {})]
 
     # -- output, with generic defaults ------------------------------------------------------
-    def state_json(self, problem: Problem[Any, Any], state: Any) -> Any:
+    def state_json(self, problem: P, state: Any) -> Any:
         """The state in the domain's own JSON notation."""
         try:
             json.dumps(state)
@@ -106,30 +115,28 @@ class Domain:
         except TypeError:
             return str(state)
 
-    def describe_state(self, problem: Problem[Any, Any], state: Any) -> str:
+    def describe_state(self, problem: P, state: Any) -> str:
         fn = getattr(problem, "describe", None)
         return fn(state) if fn is not None else str(state)
 
-    def describe_start(self, problem: Problem[Any, Any]) -> str:
+    def describe_start(self, problem: P) -> str:
         """The start as shown above a solution (a domain whose states abstract part of the
         start away, e.g. the player's exact square, shows the real start here)."""
         return self.describe_state(problem, problem.initial_state())
 
-    def format_solution(self, problem: Problem[Any, Any], result: Result, options: dict[str, Any]) -> str:
+    def format_solution(self, problem: P, result: Result, options: dict[str, Any]) -> str:
         return " ".join(str(a) for a in result.actions)
 
-    def solution_json(self, problem: Problem[Any, Any], result: Result, options: dict[str, Any]) -> dict[str, Any]:
+    def solution_json(self, problem: P, result: Result, options: dict[str, Any]) -> dict[str, Any]:
         """Extra fields for ``--json`` beyond the common ones."""
         return {}
 
-    def after_solve(
-        self, problem: Problem[Any, Any], result: Result, options: dict[str, Any], echo: Callable[[str], None]
-    ) -> None:
+    def after_solve(self, problem: P, result: Result, options: dict[str, Any], echo: Callable[[str], None]) -> None:
         """Write extra outputs a run asked for (pictures, files); ``echo`` goes to stderr."""
 
     def improve(
         self,
-        problem: Problem[Any, Any],
+        problem: P,
         result: Result,
         options: dict[str, Any],
         seconds_left: float | None,
@@ -142,7 +149,7 @@ class Domain:
         with the best so far; the host replays what comes back.  The default improves nothing."""
         return result
 
-    def replay(self, problem: Problem[Any, Any], result: Result) -> None:
+    def replay(self, problem: P, result: Result) -> None:
         """Check the solution step by step; raise AssertionError when it is wrong."""
         from .verify import replay
 

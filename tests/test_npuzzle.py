@@ -12,7 +12,7 @@ from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.heuristics import BUILTIN
 from searchkit_npuzzle.problem import NPuzzleProblem
 
-from searchkit import InputError, Limits, replay
+from searchkit import Heuristic, InputError, Limits, replay
 from searchkit.solving import execute, prepare
 
 
@@ -201,6 +201,14 @@ def test_scramble_length_bounds_the_solution():
 def test_bad_input_is_one_clear_error(options, message):
     with pytest.raises(InputError, match=message):
         prepare("npuzzle", options, "astar", "manhattan")
+
+
+def test_a_heuristic_without_make_is_one_clear_error():
+    # another plugin's heuristic reaches the problem only through its make function
+    dom = NPuzzleDomain()
+    dom.with_heuristic(Heuristic("borrowed"))
+    with pytest.raises(InputError, match="heuristic 'borrowed' has no make function"):
+        dom.make_problem({"board": "1 2 3 4 0 6 7 5 8"}, dom.heuristics["borrowed"])
 
 
 def test_rectangular_boards():

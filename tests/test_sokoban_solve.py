@@ -13,7 +13,7 @@ from searchkit_sokoban.levels import parse_level
 from searchkit_sokoban.lurd import replay_lurd
 from typer.testing import CliRunner
 
-from searchkit import Limits
+from searchkit import Heuristic, InputError, Limits
 from searchkit.cli import build_app
 from searchkit.plugins import get_domain
 from searchkit.solving import execute, prepare
@@ -162,3 +162,11 @@ def test_cli_errors_are_one_line_exit_2(args, needle):
     assert p.returncode == 2, (p.stdout, p.stderr)
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and needle in lines[0], p.stderr
+
+
+def test_a_heuristic_without_make_is_one_clear_error():
+    # another plugin's heuristic reaches the problem only through its make function
+    dom = type(get_domain("sokoban"))()
+    dom.with_heuristic(Heuristic("borrowed"))
+    with pytest.raises(InputError, match="heuristic 'borrowed' has no make function"):
+        dom.make_problem({"level_file": "microban:1"}, dom.heuristics["borrowed"])

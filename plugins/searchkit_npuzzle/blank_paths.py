@@ -32,7 +32,7 @@ def neighbours(width: int, height: int) -> list[list[tuple[int, int]]]:
 def finish(problem: Any, run: Run, status: str, path: list[int] | None = None, **counts: int) -> Result:
     """The run's Result: a solved path of direction indices replayed into states, or a failure."""
     if status != SOLVED:
-        return run.result(status, **counts)
+        return run.result(status, None, **counts)
     board = list(problem.start)
     blank = board.index(0)
     w = problem.width

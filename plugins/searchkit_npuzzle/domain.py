@@ -26,7 +26,7 @@ WIDA_ENGINE = "npuzzle-wida"
 MAX_SCRAMBLE = 1_000_000  # a random walk mixes long before this; beyond it a user waits for nothing
 
 
-class NPuzzleDomain(Domain):
+class NPuzzleDomain(Domain[NPuzzleProblem]):
     name = "npuzzle"
     summary = "sliding-tile puzzle (8-, 15-, 24-puzzle and any WxH board)"
     params = [
@@ -152,6 +152,8 @@ class NPuzzleDomain(Domain):
             builtin = heuristics.BUILTIN.get(heuristic.name)
             if builtin is not None:
                 builtin[0](problem)
+            elif heuristic.make is None:  # another plugin's heuristic reaches the problem only through make
+                raise InputError(f"heuristic {heuristic.name!r} has no make function: {self.name} cannot use it")
             else:
                 fn = heuristic.make(problem)
                 problem.use_heuristic(fn, getattr(fn, "successors_with_h", None), admissible=heuristic.admissible)
@@ -196,8 +198,9 @@ class NPuzzleDomain(Domain):
         return extra
 
     def after_solve(self, problem: NPuzzleProblem, result: Result, options: dict[str, Any], echo) -> None:
-        if getattr(problem, "pictures", None) is not None:
-            problem.pictures.write(problem, result, echo)
+        pictures = getattr(problem, "pictures", None)
+        if pictures is not None:
+            pictures.write(problem, result, echo)
 
     # -- benchmarks -------------------------------------------------------------------------
     def load_instances(self, source: str, base_dir: Path) -> list[Instance]:
@@ -220,7 +223,7 @@ class NPuzzleDomain(Domain):
             raise InputError(f"cannot read instance file {path}: {e.strerror or e}") from None
         except UnicodeDecodeError as e:
             raise InputError(f"instance file {path} is not UTF-8 text (byte {e.start})") from None
-        instances = []
+        instances: list[Instance] = []
         for lineno, line in enumerate(text.splitlines(), 1):
             line = line.split("#", 1)[0].strip()
             if not line:

@@ -203,7 +203,7 @@ def npuzzle_wida(
         if first.status != SOLVED or run.reason is not None:
             return first
 
-        def capped(w: float, rest: Limits, cap: int) -> Result:
+        def capped(w: float, rest: Limits, cap: float) -> Result:
             gw, hw = weight_ratio(w)
             return _run(problem, rest, observer, gw, hw, "npuzzle-wida", cap=cap)
 
@@ -278,7 +278,7 @@ def _run(
     gw: int,
     hw: int,
     engine: str,
-    cap: int | None = None,
+    cap: float | None = None,
 ) -> Result:
     """One (weighted) IDA*; with ``cap`` (an anytime search's incumbent) only answers
     cheaper than it, and the Result's ``bound`` says what the search proved about them."""
@@ -318,7 +318,7 @@ class _PySearch:
     """The pure-Python search: recursive, one board, incremental heuristic, the bound on
     ``gw * g + hw * h`` (as in `kernel_numba.run`)."""
 
-    def __init__(self, problem: Any, db: Any, run: Run, gw: int = 1, hw: int = 1, cap: int | None = None):
+    def __init__(self, problem: Any, db: Any, run: Run, gw: int = 1, hw: int = 1, cap: float | None = None):
         self.problem, self.db, self.run = problem, db, run
         self.gw, self.hw = gw, hw
         self.cap = math.inf if cap is None else cap
@@ -352,9 +352,9 @@ class _PySearch:
             if found:
                 return finish(problem, run, SOLVED, path, **counts)
             if run.reason is not None:
-                return finish(problem, run, LIMIT, **counts)
+                return finish(problem, run, LIMIT, None, **counts)
             if next_bound is None:
-                return finish(problem, run, NO_SOLUTION, **counts)
+                return finish(problem, run, NO_SOLUTION, None, **counts)
             bound = next_bound
 
     def _iteration(self, board: list[int], h0: int, slide, bound: int, path: list[int]) -> tuple[bool, int | None]:

@@ -197,20 +197,13 @@ class NPuzzleGame(GameSession):
 
     @classmethod
     def from_params(cls, params: dict[str, Any], start: Any) -> NPuzzleGame:
-        width, height = params.get("width"), params.get("height")
-        for name, side in (("width", width), ("height", height)):
-            if isinstance(side, bool) or not isinstance(side, int):
-                raise InputError(f"the board's {name} is missing or not a whole number")
-            _check_side(side)
+        width, height = _side(params.get("width"), "width"), _side(params.get("height"), "height")
         n = width * height
-        goal, board = params.get("goal"), start
-        for what, tiles in (("goal", goal), ("start board", board)):
-            if not isinstance(tiles, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in tiles):
-                raise InputError(f"the {what} is not a list of tiles")
-            check_board(tuple(tiles), n, what)
-        if not is_solvable(tuple(board), tuple(goal), width):
+        goal = _tiles(params.get("goal"), "goal", n)
+        board = _tiles(start, "start board", n)
+        if not is_solvable(board, goal, width):
             raise InputError("the start board cannot reach the goal")
-        return cls(width, height, tuple(board), tuple(goal))
+        return cls(width, height, board, goal)
 
     # -- the solver -----------------------------------------------------------------------------
     @property
@@ -236,3 +229,20 @@ class NPuzzleGame(GameSession):
 def _check_side(side: int) -> None:
     if not 2 <= side <= MAX_SIDE:
         raise InputError(f"the board side must be 2..{MAX_SIDE} (got {side})")
+
+
+def _side(value: Any, name: str) -> int:
+    """A saved board's ``name`` side (width or height), checked."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"the board's {name} is missing or not a whole number")
+    _check_side(value)
+    return value
+
+
+def _tiles(value: Any, what: str, n: int) -> tuple[int, ...]:
+    """A saved board (``what``: goal or start board) of ``n`` cells as a tuple, checked."""
+    if not isinstance(value, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in value):
+        raise InputError(f"the {what} is not a list of tiles")
+    tiles = tuple(value)
+    check_board(tiles, n, what)
+    return tiles

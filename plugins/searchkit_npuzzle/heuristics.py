@@ -23,7 +23,7 @@ def _attach_tile_sum(problem: NPuzzleProblem, table: list[list[int]]) -> None:
     def h(state: int) -> int:
         return sum(table[(state >> (bits * p)) & mask][p] for p in range(n))
 
-    def successors_with_h(state: int, hv: int) -> list:
+    def successors_with_h(state: int, hv: float) -> list:
         out = []
         for action, _p, sp, change, delta in moves[state >> top]:
             t = (state >> sp) & mask
@@ -107,7 +107,7 @@ def attach_linear_conflict(problem: NPuzzleProblem) -> None:
         total = sum(md[(state >> (bits * p)) & mask][p] for p in range(n))
         return total + sum(v(state) for v in line_value)
 
-    def successors_with_h(state: int, hv: int) -> list:
+    def successors_with_h(state: int, hv: float) -> list:
         out = []
         for action, sp, change, delta, la, lb in moves[state >> top]:
             t = (state >> sp) & mask

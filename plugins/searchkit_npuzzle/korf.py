@@ -19,12 +19,12 @@ def _parse(file: str, cells: int, count: int) -> tuple[tuple[tuple[int, ...], in
     text = resources.files(__package__).joinpath(f"data/{file}").read_text(encoding="utf-8")
     out = []
     for line in text.splitlines():
-        line = line.split("#", 1)[0].split()
-        if not line:
+        words = line.split("#", 1)[0].split()
+        if not words:
             continue
-        numbers = [int(x) for x in line]
+        numbers = [int(x) for x in words]
         if len(numbers) != cells + 1 or sorted(numbers[:cells]) != list(range(cells)):
-            raise ValueError(f"malformed line in {file}: {' '.join(line)}")
+            raise ValueError(f"malformed line in {file}: {' '.join(words)}")
         out.append((tuple(numbers[:cells]), numbers[cells]))
     if len(out) != count:
         raise ValueError(f"{file} holds {len(out)} instances, not {count}")

@@ -63,8 +63,8 @@ def load_picture(path: str | Path, size: tuple[int, int]) -> Image.Image:
             # fails ("Corrupt EXIF data", printed with its source line): the size check and the
             # errors below decide, in one line
             warnings.simplefilter("ignore")
-            with Image.open(path) as im:
-                im = _decode(im, size, path)
+            with Image.open(path) as opened:
+                im = _decode(opened, size, path)
             return _fit(im, size)
     except InputError:  # already one clear line (an InputError is a ValueError: keep it out of the net below)
         raise
@@ -222,6 +222,7 @@ def _sky(W: int, H: int) -> Image.Image:
     n = 48
     small = Image.new("RGB", (n, n))
     px = small.load()
+    assert px is not None  # a new image has its pixels already
     for j in range(n):
         base = _ramp(down, j / (n - 1))
         for i in range(n):
@@ -340,6 +341,7 @@ def _lake(img: Image.Image, W: int, H: int, horizon: float, sun_x: float, unit: 
     n = 32
     small = Image.new("RGB", (n, n))
     px = small.load()
+    assert px is not None  # a new image has its pixels already
     for j in range(n):
         base = _lerp((236, 136, 124), (24, 40, 92), (j / (n - 1)) ** 0.7)
         for i in range(n):

@@ -11,7 +11,7 @@ import colorsys
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.segment import Segment
 from rich.style import Style
@@ -223,7 +223,7 @@ class TileBoard(Widget):
         c, r = event.x // tw, event.y // th
         g = self.game
         if 0 <= c < g.width and 0 <= r < g.height:
-            self.app.click_cell(r * g.width + c)
+            cast(NPuzzleApp, self.app).click_cell(r * g.width + c)  # the app this board is made for
 
 
 # -- the app ----------------------------------------------------------------------------------------
@@ -243,6 +243,8 @@ class NPuzzleApp(GameApp):
         Binding("p", "picture", "Picture"),
     ]
     game_title = "searchkit · n-puzzle"
+    session: NPuzzleGame
+    board: TileBoard
 
     def __init__(
         self,

@@ -10,8 +10,12 @@ Actions are the directions the blank moves: U, D, L, R.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .board import format_board
+
+if TYPE_CHECKING:
+    from .picture import PictureOutputs
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
@@ -24,6 +28,9 @@ class NPuzzleProblem:
     cycle_check = "parent"
     min_step_cost = 1  # every move costs 1 (NBS uses it to tighten its lower bound)
     backward_heuristic_admissible = True  # Manhattan distance to the start board
+    # set by NPuzzleDomain.make_problem (a problem built directly has neither)
+    seed: int | None  # the seed of a generated board
+    pictures: PictureOutputs | None  # the pictures a run asked for
 
     def __init__(
         self, width: int, height: int, start: tuple[int, ...], goal: tuple[int, ...], heuristic_name: str | None = None
@@ -43,7 +50,7 @@ class NPuzzleProblem:
         self.heuristic_name = heuristic_name
         self._moves = [self._moves_from(b) for b in range(n)]
         self.heuristic: Callable[[int], float] | None = None
-        self.successors_with_h = None  # set by use_heuristic
+        self.successors_with_h: Callable[[int, float], list] | None = None  # set by use_heuristic
         self.heuristic_admissible = False
 
     # -- encoding -------------------------------------------------------------------------

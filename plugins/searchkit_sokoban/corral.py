@@ -39,7 +39,7 @@ def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None
         rest &= ~area
         barrier = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & boxes
         merged = [area, barrier]
-        kept = []
+        kept: list[list[int]] = []
         changed = True
         while changed:
             changed = False

@@ -38,7 +38,7 @@ def improve_seconds(options: dict[str, Any]) -> float | None:
     return seconds
 
 
-class SokobanDomain(Domain):
+class SokobanDomain(Domain[SokobanProblem]):
     name = "sokoban"
     summary = "Sokoban levels (standard text format, bundled Microban): push search with deadlock pruning"
     params = [
@@ -127,6 +127,8 @@ class SokobanDomain(Domain):
                 return SokobanProblem(board, h.name, disabled, optimize, tunnels=tunnels, goalroom=tunnels)
             if h.name == PACKING:
                 return SokobanProblem(board, NEAREST, disabled, optimize, packing=True, tunnels=tunnels)
+            if h.make is None:  # another plugin's heuristic reaches the problem only through make
+                raise InputError(f"heuristic {h.name!r} has no make function: {self.name} cannot use it")
             problem = SokobanProblem(board, NEAREST, disabled, optimize, tunnels=tunnels)
             problem.use_foreign_heuristic(h.make(problem))
             return problem

@@ -47,7 +47,7 @@ class Route(NamedTuple):
     width: int
 
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]  # pushes, as `Push.count`; nothing counts a Route's items
         return len(self.steps)
 
     @property
@@ -126,11 +126,11 @@ class GoalRoom:
         # read the plan forwards: the steps from each entry up to the next one
         boxes = start_boxes
         current: list | None = None
-        entry_key = None
-        prefix = []
+        entry_key: tuple[int, int] | None = None  # set with current
+        prefix: list[tuple[int, int]] = []
         for step in forward:
             if len(step) == 3:
-                if current is not None:
+                if current is not None and entry_key is not None:
                     self.entries.setdefault(entry_key, tuple(current))
                     self.settled.add(boxes)
                 entry_key = (boxes, step[0])
@@ -140,7 +140,7 @@ class GoalRoom:
                 sq, k = step
                 boxes = (boxes ^ (1 << sq) ^ (1 << (sq + offs[k]))) & box_area  # an exit leaves the room
                 (current if current is not None else prefix).append((sq, k))
-        if current is not None:
+        if current is not None and entry_key is not None:
             self.entries.setdefault(entry_key, tuple(current))
             self.settled.add(boxes)
         self.prefix = tuple(prefix)
@@ -187,7 +187,7 @@ class _PlanSearch:
         boxes, region, entered = state
         board, e, room, box_area, outside = self.board, self.entrance, self.room, self.box_area, self.outside
         w, offs, area = board.width, board.offsets, board.floor  # the player walks anywhere
-        out = []
+        out: list[tuple[tuple, tuple[int, int, bool], int]] = []  # a pull's action: (square, direction[, "entry"])
         for x in bits(boxes):
             for k, o in enumerate(offs):
                 stand, back = x + o, x + 2 * o

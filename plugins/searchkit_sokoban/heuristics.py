@@ -70,9 +70,9 @@ class RowCosts:
         # a search meets the same boxes again (duplicates, other paths): remember SciPy's answers
         memo = self._memo
         tkeys = tuple(sorted(keys))
-        total = memo.get(tkeys)
-        if total is not None:
-            return total
+        known = memo.get(tkeys)
+        if known is not None:
+            return known
         m = self._table[keys]
         r, c = self._solve(m)
         total = int(m[r, c].sum())

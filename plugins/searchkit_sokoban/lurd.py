@@ -43,7 +43,7 @@ def _walk(board, boxes: int, start: int, goal: int) -> str:
     """Lowercase letters of a shortest walk (breadth-first, fixed direction order)."""
     if start == goal:
         return ""
-    prev = {start: None}
+    prev: dict[int, tuple[int, int] | None] = {start: None}
     queue = deque((start,))
     free = free_squares(board, boxes)
     while queue:
@@ -55,9 +55,11 @@ def _walk(board, boxes: int, start: int, goal: int) -> str:
             prev[n] = (p, k)
             if n == goal:
                 steps = []
-                while prev[n] is not None:
-                    n, k2 = prev[n]
+                step = prev[n]
+                while step is not None:
+                    n, k2 = step
                     steps.append(LETTERS[k2])
+                    step = prev[n]
                 return "".join(reversed(steps))
             queue.append(n)
     raise AssertionError(f"no walk from square {start} to {goal}: the push sequence is not playable")

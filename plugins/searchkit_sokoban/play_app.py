@@ -74,7 +74,7 @@ def _inside(g: SokobanGame) -> frozenset:
     cached = getattr(g, "_play_inside", None)
     if cached is None:
         lay = g.layout
-        cached = g._play_inside = lay.cells(lay.floor | lay.boxes | lay.goals)
+        cached = g._play_inside = lay.cells(lay.floor | lay.boxes | lay.goals)  # type: ignore[attr-defined]  # the app's cache
     return cached
 
 
@@ -87,6 +87,7 @@ class SokobanApp(GameApp):
         Binding("v", "choose_level", "Level..."),
     ]
     game_title = "searchkit · Sokoban"
+    session: SokobanGame
 
     def __init__(self, session: SokobanGame, levels: list[Level] | None = None, **kwargs: Any):
         super().__init__(session, **kwargs)

@@ -14,8 +14,8 @@ deadlock warning asks.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, cast
 
 from .board import DIRS, INF, Board, bits, flood
 from .deadlocks import Pruning
@@ -33,7 +33,9 @@ class Push(NamedTuple):
     square: int
     direction: int
     width: int
-    count: int = 1  # > 1: a tunnel macro, the same box pushed on through a tunnel
+    # > 1: a tunnel macro, the same box pushed on through a tunnel (shadows tuple.count, which
+    # nothing calls on an action: `Route.count` is the same field)
+    count: int = 1  # type: ignore[assignment]
 
     def __str__(self) -> str:
         r, c = divmod(self.square, self.width)
@@ -43,6 +45,8 @@ class Push(NamedTuple):
 
 class SokobanProblem:
     """Push successors with deadlock pruning and an optional incremental heuristic."""
+
+    variant: Callable[[str], Any]  # set by SokobanDomain.make_problem: the level under another heuristic
 
     def __init__(
         self,
@@ -77,8 +81,9 @@ class SokobanProblem:
         # exactly when nearest-goal is, its bound here)
         self.pruning = Pruning(board, disabled, corral=not self.moves, bipartite=rows is not None, bound=self._costs)
         if heuristic is None:
-            self.heuristic = None  # the engines see "no heuristic"
-            self.successors_with_h = None
+            # the engines see "no heuristic" (mypy cannot express an instance switching a method off)
+            self.heuristic = None  # type: ignore[method-assign, assignment]
+            self.successors_with_h = None  # type: ignore[method-assign, assignment]
         self._start = (board.start_boxes, self._normal(board.start_boxes, board.player_start))
         # the player's region of each generated child (pushes mode): expanding it needs no flood
         self._regions: dict = {}
@@ -111,8 +116,15 @@ class SokobanProblem:
             return float("inf")
         b = self.board
         keys = [x * 4 + b.comp_of(x, player) for x in bits(boxes)]
-        h = self._costs(keys) if self.packing is None else self.packing.cost(keys, boxes)
+        h = self._cost(keys, boxes)
         return float("inf") if h >= INF else h
+
+    def _cost(self, keys: list[int], boxes: int) -> int:
+        """The heuristic of ``boxes`` from their keys: the packing guide's, else the row costs'."""
+        if self.packing is not None:
+            return self.packing.cost(keys, boxes)
+        assert self._costs is not None  # a heuristic's name comes with its row costs (RowCosts)
+        return self._costs(keys)
 
     def describe(self, state) -> str:
         return "\n".join(self.board.render(state[0], state[1]))
@@ -120,9 +132,9 @@ class SokobanProblem:
     def use_foreign_heuristic(self, fn) -> None:
         """Order the search by another plugin's ``state -> estimate`` (deadlocks still pruned)."""
         plain = self.successors
-        self.heuristic = fn
+        self.heuristic = fn  # type: ignore[method-assign]  # this instance's own, as in __init__
         self.pruning.bipartite = False  # the estimates come from ``successors``: no bound prunes
-        self.successors_with_h = lambda state, _h: [(a, s, c, fn(s)) for a, s, c in plain(state)]
+        self.successors_with_h = lambda state, _h: [(a, s, c, fn(s)) for a, s, c in plain(state)]  # type: ignore[method-assign]
 
     # -- helpers ------------------------------------------------------------------------------
     def _normal(self, boxes: int, player: int) -> int:
@@ -220,11 +232,11 @@ class SokobanProblem:
         prune = pruning.bipartite
         packing = self.packing
         keeps_region = board.keeps_region
-        box_list = bits(boxes) if want_h else None
+        box_list: Sequence[int] = bits(boxes) if want_h else ()  # read only when want_h
         # nearest-goal by table deltas: boxes off cut squares keep their cost whatever the push
         quick = want_h and packing is None and self.h_name == NEAREST
         if quick:
-            near_of = self._near
+            near_of = cast("list[int]", self._near)  # nearest-goal's table (RowCosts) comes with its name
             still = 0
             cut_boxes = []
             for x in box_list:
@@ -253,7 +265,7 @@ class SokobanProblem:
                     continue
                 if dead_after_push(dst, side, nboxes) is not None:
                     continue
-                if dst == entrance:
+                if dst == entrance and room is not None:  # entrance is -1 without a room
                     steps = room.route(boxes, src, player)
                     if steps is not None:
                         routed = self._routed(steps, boxes, want_h)
@@ -274,7 +286,7 @@ class SokobanProblem:
                         h -= near_of[src * 4]
                     for x in cut_boxes:
                         if x != src:
-                            h += near_of[x * 4 + compidx[x][src]]
+                            h += near_of[x * 4 + compidx[x][src]]  # type: ignore[index]  # x is a cut square
                     if h >= INF:
                         if prune:
                             continue
@@ -285,7 +297,7 @@ class SokobanProblem:
                         if x == src:
                             keys.append(dst * 4 + side)
                         elif multi[x]:
-                            keys.append(x * 4 + compidx[x][src])
+                            keys.append(x * 4 + compidx[x][src])  # type: ignore[index]  # x is a cut square
                         else:
                             keys.append(x * 4)
                     h = cost_of_keys(keys) if packing is None else packing.cost(keys, nboxes)
@@ -293,7 +305,7 @@ class SokobanProblem:
                         if prune:
                             continue
                         h = INF
-                if self.moves:
+                if walks is not None:  # moves mode
                     child = (nboxes, src)
                     cost = walks[src - o] + 1
                 elif count > 1:
@@ -325,7 +337,7 @@ class SokobanProblem:
         h = 0
         if want_h:
             keys = [x * 4 + board.comp_of(x, child[1]) for x in bits(boxes)]
-            h = self._costs(keys) if self.packing is None else self.packing.cost(keys, boxes)
+            h = self._cost(keys, boxes)
             if h >= INF:
                 if self.pruning.bipartite:
                     return None

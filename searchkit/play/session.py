@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 from ..errors import InputError
 from .saves import SaveData
@@ -96,7 +96,7 @@ class GameSession:
         raise NotImplementedError
 
     @classmethod
-    def from_params(cls, params: dict[str, Any], start: Any) -> GameSession:
+    def from_params(cls, params: dict[str, Any], start: Any) -> Self:
         """A game at ``start``; raise InputError when either is not valid."""
         raise NotImplementedError
 
@@ -196,7 +196,7 @@ class GameSession:
         )
 
     @classmethod
-    def from_save(cls, data: SaveData, where: str = "save file") -> GameSession:
+    def from_save(cls, data: SaveData, where: str = "save file") -> Self:
         """Rebuild a saved game by replaying its history; InputError if anything disagrees."""
         if data.domain != cls.domain:
             raise InputError(f"{where} is a {data.domain} game, not a {cls.domain} one")

@@ -80,7 +80,7 @@ def write(path: Path, header: dict[str, Any], tables: list[np.ndarray]) -> None:
     payload = [np.ascontiguousarray(t, dtype=np.uint8) for t in tables]
     sha = hashlib.sha256()
     for t in payload:
-        sha.update(memoryview(t))
+        sha.update(t.data)
     head = json.dumps(dict(header, sha256=sha.hexdigest()), sort_keys=True).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path, mode=0o644) as tmp, open(tmp, "wb") as f:
@@ -88,7 +88,7 @@ def write(path: Path, header: dict[str, Any], tables: list[np.ndarray]) -> None:
         f.write(struct.pack("<Q", len(head)))
         f.write(head)
         for t in payload:
-            f.write(memoryview(t))
+            f.write(t.data)
         f.flush()
         os.fsync(f.fileno())
 
@@ -131,11 +131,11 @@ def read(path: Path, expect: dict[str, Any]) -> list[np.ndarray]:
                 raise CacheError(f"truncated or padded payload ({size - offset} bytes, expected {sum(sizes)})")
             flat = np.empty(sum(sizes), dtype=np.uint8)
             f.seek(offset)
-            if f.readinto(memoryview(flat)) != len(flat):
+            if f.readinto(flat.data) != len(flat):
                 raise CacheError("truncated payload")
     except OSError as e:
         raise CacheError(f"cannot read: {e.strerror or e}") from None
-    if hashlib.sha256(memoryview(flat)).hexdigest() != header.get("sha256"):
+    if hashlib.sha256(flat.data).hexdigest() != header.get("sha256"):
         raise CacheError("checksum mismatch")
     tables, at = [], 0
     for size in sizes:

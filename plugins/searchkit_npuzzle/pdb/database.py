@@ -57,6 +57,8 @@ class PatternDatabase:
         key = "sparse" if sparse else "ranked"
         if key not in self._flat:
             tables = self.sparse() if sparse else self.tables
+            if tables is None:
+                raise ValueError(f"{self.name} has no base-n tables (one exceeds SPARSE_LIMIT): use sparse=False")
             offs = np.cumsum([0] + [len(t) for t in tables[:-1]]).astype(np.int64)
             first = tables[0]
             adjacent = all(t.dtype == np.uint8 and t.flags.c_contiguous for t in tables) and all(

@@ -120,7 +120,8 @@ def pdb_heuristics() -> dict[str, Heuristic]:
             if packed is None:
                 return db.state_heuristic(problem.bits, problem.mask)
             h, successors_with_h = packed
-            h.successors_with_h = successors_with_h  # for NPuzzleProblem.use_heuristic's incremental slot
+            # for NPuzzleProblem.use_heuristic's incremental slot (mypy has no type for a function's attributes)
+            h.successors_with_h = successors_with_h  # type: ignore[attr-defined]
             return h
 
         return make
