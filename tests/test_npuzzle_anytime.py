@@ -85,3 +85,30 @@ def test_the_5x5_default_improves_and_says_how_good(monkeypatch):
     if not domain.compiled_kernel_available():
         pytest.skip("the 5x5 default is weighted A* without numba")
     assert NPuzzleDomain().defaults(dict(full, size="5"))[2]["improve"] is True
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_the_weight_1_probe_proves_a_tighter_bound_early(compiled, monkeypatch):
+    """A share of the nodes goes to IDA* at weight 1 first: its finished iterations prove
+    more than the root's estimate, which is all the descent proves when its weight-1 stage
+    never comes."""
+    from searchkit_npuzzle import anytime_ida
+
+    board = random_board(GOAL4, 4, random.Random(9))
+    optimal = idastar(make(board, GOAL4, "manhattan", 4)).cost
+    root = make(board, GOAL4, "manhattan", 4)
+    h0 = root.heuristic(root.initial_state())
+    bounds = {}
+    for share in (0.0, anytime_ida.PROBE_SHARE):
+        monkeypatch.setattr(anytime_ida, "PROBE_SHARE", share)
+        r = run(
+            make(board, GOAL4, "manhattan", 4),
+            compiled,
+            monkeypatch,
+            weight=2.5,
+            improve=True,
+            limits=Limits(max_expanded=20_000),
+        )
+        assert r.status == "solved" and r.bound <= optimal <= r.cost
+        bounds[share] = r.bound
+    assert bounds[0.0] == h0 < bounds[anytime_ida.PROBE_SHARE]

@@ -12,14 +12,38 @@ runs out proves the incumbent optimal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, Result, Run
+from searchkit import LIMIT, NO_SOLUTION, SOLVED, Limits, Result, Run
 from searchkit.engines.anytime import proven
 from searchkit.result import Improvement
 
 WEIGHT_STEP = 0.05  # how far the weight falls per restart
+PROBE_SHARE = 0.1  # of the time (or nodes) left after the first answer: IDA* at weight 1, for a bound
+
+
+def _stages(run: Run, weight: float) -> Iterator[tuple[float, Limits, bool]]:
+    """The restarts: ``(weight, limits, probe)``.  First a probe at weight 1 with a share of
+    what is left, whose completed iterations prove a lower bound early (the weight-1 stage at
+    the end of the descent may never come on a big board), then the descent from ``weight``."""
+    rest = run.rest()
+    if PROBE_SHARE > 0 and weight > 1:
+        yield 1.0, _share(rest, PROBE_SHARE), True
+    w = weight
+    while True:
+        w = max(1.0, round(w - WEIGHT_STEP, 6))
+        yield w, run.rest(), False
+
+
+def _share(limits: Limits, share: float) -> Limits:
+    """``limits`` with ``share`` of their time and expansions."""
+    return replace(
+        limits,
+        timeout_s=None if limits.timeout_s is None else limits.timeout_s * share,
+        max_expanded=None if limits.max_expanded is None else int(limits.max_expanded * share),
+    )
 
 
 def improve(
@@ -41,11 +65,14 @@ def improve(
     improvements = [Improvement(run.guard.elapsed(), incumbent, bound)]
     if observer is not None:
         observer.improved(incumbent, bound)
-    w = weight
-    while bound < incumbent:
-        w = max(1.0, round(w - WEIGHT_STEP, 6))
-        stage = capped(w, run.rest(), incumbent)
+    for w, limits, probe in _stages(run, weight):
+        if bound >= incumbent:
+            break
+        reason = run.reason
+        stage = capped(w, limits, incumbent)
         run.absorb(stage.stats)
+        if probe:  # the probe's own share running out is no limit of the run
+            run.reason = reason
         raised = max(bound, min(incumbent, stage.bound or 0))
         if stage.status == NO_SOLUTION:
             raised = incumbent  # nothing cheaper below the cap anywhere
@@ -57,7 +84,7 @@ def improve(
             bound = raised
             if observer is not None:
                 observer.improved(incumbent, bound)
-        if stage.status == LIMIT:
+        if stage.status == LIMIT and not probe:
             break
     run.reason = run.reason if bound < incumbent else None
     result = run.result(SOLVED, best)
