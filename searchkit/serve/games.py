@@ -21,6 +21,7 @@ from ..plugins import games
 MAX_GAMES = 1000  # the oldest game untouched goes when more are open
 PICTURE_SIDE = 480
 SOLVE_TIMEOUT_S = 20.0
+SOLVE_WAIT_S = 10.0  # a hint waits this long for a free slot before the page hears "busy"
 
 
 class Busy(Exception):
@@ -28,13 +29,14 @@ class Busy(Exception):
 
 
 class Slots:
-    """At most ``n`` solves or searches at once on the whole server."""
+    """At most ``n`` solves (or searches) at once on the whole server."""
 
     def __init__(self, n: int) -> None:
         self._sem = threading.BoundedSemaphore(n)
 
-    def take(self) -> None:
-        if not self._sem.acquire(blocking=False):
+    def take(self, wait_s: float = 0.0) -> None:
+        """Take a slot, waiting up to ``wait_s`` seconds for one; `Busy` if none came."""
+        if not self._sem.acquire(timeout=wait_s if wait_s > 0 else None, blocking=wait_s > 0):
             raise Busy("the server is busy solving for others; try again in a moment")
 
     def give(self) -> None:
@@ -103,6 +105,9 @@ class GameStore:
                 self._games.popitem(last=False)
         return gid, entry
 
+    def __len__(self) -> int:
+        return len(self._games)
+
     def get(self, gid: str) -> Entry:
         with self._lock:
             entry = self._games.get(gid)
@@ -131,7 +136,7 @@ class GameStore:
 
     def plan(self, entry: Entry) -> Plan:
         """Solve the entry's current position (blocking: call it off the event loop)."""
-        self.slots.take()
+        self.slots.take(SOLVE_WAIT_S)
         try:
             with entry.lock:
                 task = entry.game.solve_task()  # type: ignore[no-untyped-call]  # GameSession's, in play/
