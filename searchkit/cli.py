@@ -569,8 +569,10 @@ def _register_domain_commands() -> None:
 
     app.add_typer(build_play_app(), name="play")
     from .serve.command import serve
+    from .serve.loadtest import loadtest
 
     app.command("serve")(serve)
+    app.command("serve-loadtest")(loadtest)
 
 
 _registered = False

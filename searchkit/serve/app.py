@@ -21,8 +21,9 @@ from ..errors import InputError
 from ..limits import current_rss_bytes
 from ..plugins import domains, engines
 from ..render.save import SUFFIXES
-from .games import PICTURE_SIDE, Busy, Entry, GameStore, Slots
+from .games import PICTURE_SIDE, Entry, GameStore
 from .searches import MAX_EXPANDED, SearchStore, Spec, instance_label, offered
+from .workers import Busy, Slots
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 8 * 1024 * 1024

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import secrets
 import shutil
-import signal
 import tempfile
 import threading
 import time
@@ -27,8 +26,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..plugins import get_domain
 from ..solving import Job, execute, prepare
-from .games import Slots
-from .workers import Worker, WorkerGone
+from .workers import Slots, Worker, WorkerGone, quiet_worker
 
 BATCH = 500  # events per message, at most
 BATCH_S = 0.1  # a batch waits no longer than this (a slow engine still shows progress)
@@ -181,13 +179,9 @@ class Batcher(Observer):
         self.since = time.monotonic()
 
 
-def _worker_start() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which ends its workers
-
-
 def search_worker(spec: Spec, conn: Connection) -> None:
     """A worker process: the header, the batches, the end (or an error message)."""
-    _worker_start()
+    quiet_worker()
     try:
         job = spec.job()
         problem = job.problem
@@ -220,7 +214,7 @@ def export_worker(spec: Spec, path: Path, conn: Connection) -> None:
     """A worker process: the tree of the search written to ``path``, as ``searchkit tree`` writes it."""
     from ..render.job import job_recorder, save_job_tree
 
-    _worker_start()
+    quiet_worker()
     try:
         job = spec.job()
         recorder = job_recorder(job, TREE_NODES)

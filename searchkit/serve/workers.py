@@ -10,14 +10,38 @@ process has ended, however it ends."""
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from .games import Slots
-
 CTX = multiprocessing.get_context("spawn")  # a fork of a threaded server could inherit held locks
 STOP_GRACE_S = 3.0
+
+
+class Busy(Exception):
+    """Every slot is taken: the page says so and the player tries again."""
+
+
+class Slots:
+    """At most ``n`` solves (or searches) at once on the whole server."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self._sem = threading.BoundedSemaphore(n)
+
+    def take(self, wait_s: float = 0.0) -> None:
+        """Take a slot, waiting up to ``wait_s`` seconds for one; `Busy` if none came."""
+        if not self._sem.acquire(timeout=wait_s if wait_s > 0 else None, blocking=wait_s > 0):
+            raise Busy("the server is busy solving for others; try again in a moment")
+
+    def give(self) -> None:
+        self._sem.release()
+
+
+def quiet_worker() -> None:
+    """A worker ignores Ctrl-C: the server it belongs to stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class WorkerGone(Exception):
