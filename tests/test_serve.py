@@ -44,7 +44,8 @@ def png(size: tuple[int, int] = (40, 30)) -> bytes:
 def test_page_and_static_files(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text
-    for name in ("app.js", "style.css"):
+    assert "/static/watch.js" in page.text
+    for name in ("app.js", "watch.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "cdn" not in page.text.lower()
 

@@ -131,15 +131,22 @@ def test_a_bad_upload_shows_a_message(page: Any, tmp_path: Path) -> None:
     assert "not a picture" in page.inner_text("#message")
 
 
-def watch(page: Any, domain: str, engines: list[str], board: str | None = None, instance: str | None = None) -> None:
+def watch(
+    page: Any,
+    domain: str,
+    engines: list[str],
+    board: str | None = None,
+    instance: str | None = None,
+    options: dict[str, str] | None = None,
+) -> None:
     """Start a watched search, one engine per pane, at full speed; wait for every pane's end."""
     page.click("#tab-watch")
     page.wait_for_function("() => watchInfo !== null")
     page.select_option("#domain", domain)
     if instance is not None:
         page.select_option("#instance", label=instance)
-    if board is not None:
-        page.fill("#domain-options input[name=board]", board)
+    for name, value in ({"board": board} if board else {}).items() | (options or {}).items():
+        page.fill(f"#domain-options input[name={name}]", value)
     for pane, engine in zip(("a", "b"), engines):
         page.select_option(f"#pane-{pane} [data-role=engine]", engine)
     page.fill("#speed", "2000")
@@ -246,3 +253,22 @@ def test_a_grid_map_shows_closed_and_open_cells_and_the_path(installed: Path, gr
     assert abs(float(page.inner_text("#pane-a [data-role=f]")) - doc["cost"]) < 1e-3
     page.mouse.click(*page.evaluate("() => panes[0].screenOf(0)"))
     assert page.inner_text("#pane-a [data-role=node]").startswith("state 0 · g 0")
+
+
+# the longest wait between two animation frames since it was installed, in ms
+FRAMES = """() => { window.frameGaps = [0]; let last = performance.now();
+  const f = () => { const t = performance.now(); frameGaps.push(t - last); last = t; requestAnimationFrame(f); };
+  requestAnimationFrame(f); }"""
+
+
+def test_a_search_of_100000_expansions_streams_without_freezing_the_page(page: Any) -> None:
+    page.click("#tab-watch")
+    page.wait_for_function("() => watchInfo !== null")
+    page.fill("#max-expanded", "100000")
+    page.evaluate(FRAMES)
+    watch(page, "npuzzle", ["bfs"], options={"size": "4", "seed": "3"})
+    assert page.inner_text("#pane-a [data-role=expanded]") == "100000"
+    assert page.inner_text("#pane-a [data-role=status]").startswith("limit (nodes)")
+    longest = page.evaluate("() => Math.max(...frameGaps)")
+    assert longest < 1000, f"the page froze for {longest:.0f} ms"
+    assert page.evaluate("() => panes[0].nodes.size") <= 3000  # the drawn tree is capped
