@@ -137,6 +137,15 @@ def test_cancel_terminates_the_worker_and_frees_its_slot(client: TestClient) -> 
     assert client.get("/api/health").json()["searches"] == 0
 
 
+def test_a_search_nobody_reads_is_stopped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("searchkit.serve.searches.UNREAD_S", 0.5)
+    store = client.app.state.searches
+    sid = start(client, LONG)["id"]
+    process = store.get(sid).worker.process
+    assert wait_for(lambda: not process.is_alive()), "an unread search kept its worker"
+    assert client.get(f"/api/searches/{sid}/events").status_code == 404
+
+
 def test_health_reports_memory_games_and_searches(client: TestClient) -> None:
     doc = client.get("/api/health").json()
     assert doc["rss_mb"] > 10 and doc["games"] == 0 and doc["searches"] == 0

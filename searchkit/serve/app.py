@@ -244,6 +244,7 @@ def build_app() -> Starlette:
     async def stream(request: Request) -> Response:
         sid = request.path_params["sid"]
         run = searches.get(sid)
+        run.streaming = True
 
         async def events() -> AsyncIterator[str]:
             try:

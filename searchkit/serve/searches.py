@@ -35,6 +35,7 @@ MAX_EXPANDED = 200_000
 TIMEOUT_S = 120.0
 START_S = 60.0  # building a problem may load a pattern database
 DEADLINE_S = START_S + 2 * TIMEOUT_S  # the worker is terminated past this, however slowly it is read
+UNREAD_S = 30.0  # a search whose stream nobody opens within this is stopped (its slot is needed)
 TREE_NODES = 2000  # the tree command's default --max-nodes
 
 
@@ -250,6 +251,7 @@ class SearchRun:
         self.spec = spec
         self.worker = Worker(search_worker, (spec,), slots, DEADLINE_S)
         self.header: dict[str, Any] = first_message(self.worker, START_S, "search")["header"]
+        self.streaming = False  # set when the page opens the stream
 
     def next_message(self) -> dict[str, Any] | None:
         """The next batch or end message, or None if nothing is ready."""
@@ -278,7 +280,16 @@ class SearchStore:
         sid = secrets.token_urlsafe(12)
         with self._lock:
             self._runs[sid] = run
+        timer = threading.Timer(UNREAD_S, self._forget_unread, args=(sid,))
+        timer.daemon = True
+        timer.start()
         return sid
+
+    def _forget_unread(self, sid: str) -> None:
+        with self._lock:
+            run = self._runs.get(sid)
+        if run is not None and not run.streaming:
+            self.forget(sid)
 
     def get(self, sid: str) -> SearchRun:
         with self._lock:

@@ -89,7 +89,7 @@ class Pane {
     this.queue = []; this.head = 0;
     this.counters = { x: 0, g: 0, seen: 0, f: null, frontier: null };
     this.labels = new Map(); this.cells = new Map(); this.cellIds = new Map();
-    this.nodes = new Map(); this.levels = []; this.path = []; this.selected = null;
+    this.nodes = new Map(); this.path = []; this.selected = null;
     this.grid = null; this.image = null;
     this.viewport.reset(); this.dirty = true;
     this.showCounters();
@@ -169,7 +169,7 @@ class Pane {
       if (n && !n.expanded) { n.g = g; n.h = h; }
       if (!this.grid || this.grid.state[this.cellIndex(child)] !== 2 || kind === "reopened") this.paint(child, "open");
     } else if (ev[0] === "i") {  // a new depth-first iteration: show only this one, as the tree command keeps the last
-      this.nodes = new Map(); this.levels = [];
+      this.nodes = new Map();
       if (this.grid) { this.grid.state.fill(0); this.redrawGrid(); }
       this.el("status").textContent = `iteration with bound ${fmt(ev[1])}`;
     }
@@ -182,9 +182,7 @@ class Pane {
     if (this.nodes.size >= cap) return null;
     const p = parent === undefined ? undefined : this.nodes.get(parent);
     if (parent !== undefined && !p) return null;  // its parent was not drawn
-    const depth = p ? p.depth + 1 : 0;
-    this.levels[depth] = (this.levels[depth] || 0) + 1;
-    n = { id, parent: p ? parent : undefined, depth, index: this.levels[depth] - 1, g, h, expanded: false };
+    n = { id, parent: p ? parent : undefined, depth: p ? p.depth + 1 : 0, g, h, expanded: false };
     this.nodes.set(id, n);
     return n;
   }
@@ -276,9 +274,14 @@ class Pane {
     }
   }
 
-  layoutTree() {
-    const cv = this.canvas, dy = cv.height / Math.max(2, this.levels.length + 1);
-    for (const n of this.nodes.values()) { n.x = ((n.index + 0.5) / this.levels[n.depth]) * cv.width; n.y = (n.depth + 0.5) * dy; }
+  layoutTree() {  // one row per depth, each row in its parents' order, so no two edges cross
+    const rows = [];
+    for (const n of this.nodes.values()) (rows[n.depth] ||= []).push(n);
+    const cv = this.canvas, dy = cv.height / Math.max(2, rows.length + 1);
+    rows.forEach((row, d) => {
+      if (d > 0) row.sort((a, b) => this.nodes.get(a.parent).rank - this.nodes.get(b.parent).rank || a.id - b.id);
+      row.forEach((n, i) => { n.rank = i; n.x = ((i + 0.5) / row.length) * cv.width; n.y = (d + 0.5) * dy; });
+    });
   }
 
   drawTree(ctx) {
