@@ -84,6 +84,19 @@ def test_hint_and_solve_win(client: TestClient) -> None:
     assert last["solved"]
 
 
+def test_a_hint_then_an_auto_solve_solve_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = client.app.state.games
+    calls = []
+    solve = store._solve
+    monkeypatch.setattr(store, "_solve", lambda entry: calls.append(1) or solve(entry))
+    gid = new_game(client, depth=12)["id"]
+    hint = client.post(f"/api/games/{gid}/hint").json()["plan"]
+    assert client.post(f"/api/games/{gid}/solve").json()["plan"] == hint and len(calls) == 1
+    client.post(f"/api/games/{gid}/move", json={"move": hint["moves"][0]})
+    again = client.post(f"/api/games/{gid}/hint").json()["plan"]  # a new position: solved again
+    assert len(again["moves"]) == len(hint["moves"]) - 1 and len(calls) == 2
+
+
 def test_pictures_builtin_upload_and_bad_files(client: TestClient) -> None:
     gid = new_game(client)["id"]
     built_in = client.get(f"/api/games/{gid}/picture")

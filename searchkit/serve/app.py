@@ -289,6 +289,7 @@ def build_app() -> Starlette:
     ]
     app = Starlette(routes=routes)
     app.state.searches = searches  # for tests and tools that look at the running workers
+    app.state.games = store
     return app
 
 

@@ -45,6 +45,7 @@ class Entry:
         self.kind = kind
         self.game = game
         self.picture: bytes | None = None
+        self.plan: Plan | None = None  # the last plan found, good while the position is its key
         self.lock = threading.Lock()
 
     def state(self) -> dict[str, Any]:
@@ -131,7 +132,18 @@ class GameStore:
         return self.add(kind, kind.session.from_save(data, "the uploaded save"))
 
     def plan(self, entry: Entry) -> Plan:
-        """Solve the entry's current position (blocking: call it off the event loop)."""
+        """Solve the entry's current position (blocking: call it off the event loop); a hint
+        and then an auto-solve from the same position solve it once."""
+        with entry.lock:
+            if entry.plan is not None and entry.plan.key == entry.game.position_key():
+                return entry.plan
+        plan = self._solve(entry)
+        if plan.found:
+            with entry.lock:
+                entry.plan = plan
+        return plan
+
+    def _solve(self, entry: Entry) -> Plan:
         self.slots.take(SOLVE_WAIT_S)
         try:
             with entry.lock:
