@@ -73,6 +73,13 @@ def test_moves_undo_redo_restart(client: TestClient) -> None:
     assert client.post(f"/api/games/{gid}/move", json={"direction": "up"}).status_code == 200
 
 
+def test_a_dropped_game_is_forgotten(client: TestClient) -> None:
+    gid = new_game(client)["id"]
+    assert client.delete(f"/api/games/{gid}").json() == {"dropped": True}
+    assert client.get(f"/api/games/{gid}").status_code == 404
+    assert client.delete(f"/api/games/{gid}").status_code == 200  # twice: still fine
+
+
 def test_hint_and_solve_win(client: TestClient) -> None:
     g = new_game(client, depth=20)
     gid = g["id"]

@@ -152,6 +152,10 @@ def build_app() -> Starlette:
     async def show_game(request: Request) -> Response:
         return answer(*entry_of(request))
 
+    async def drop_game(request: Request) -> Response:
+        store.drop(request.path_params["gid"])
+        return JSONResponse({"dropped": True})
+
     async def move(request: Request) -> Response:
         gid, entry = entry_of(request)
         doc = await read_json(request)
@@ -274,6 +278,7 @@ def build_app() -> Starlette:
         Route("/api/games", guarded(new_game), methods=["POST"]),
         Route("/api/games/load", guarded(load), methods=["POST"]),
         Route("/api/games/{gid}", guarded(show_game)),
+        Route("/api/games/{gid}", guarded(drop_game), methods=["DELETE"]),
         Route("/api/games/{gid}/move", guarded(move), methods=["POST"]),
         *(Route(f"/api/games/{{gid}}/{a}", guarded(action(a)), methods=["POST"]) for a in ("undo", "redo", "restart")),
         Route("/api/games/{gid}/hint", guarded(hint), methods=["POST"]),

@@ -113,6 +113,11 @@ class GameStore:
             self._games.move_to_end(gid)
             return entry
 
+    def drop(self, gid: str) -> None:
+        """Forget a game its player has left (the page drops its old game for a new one)."""
+        with self._lock:
+            self._games.pop(gid, None)
+
     def create(self, name: str, options: dict[str, Any]) -> tuple[str, Entry]:
         kind = self.kind(name)
         assert kind.session is not None

@@ -9,13 +9,13 @@ a client waits ``--think-ms`` (50 ms: the page's fastest auto-solve animation)."
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -46,6 +46,15 @@ class Tally:
     games: int = 0
     solved: int = 0
 
+    def add(self, other: Tally) -> None:
+        self.requests += other.requests
+        self.moves += other.moves
+        self.errors.update(other.errors)
+        self.saves += other.saves
+        self.lost_saves += other.lost_saves
+        self.games += other.games
+        self.solved += other.solved
+
 
 def percentile(values: list[float], p: float) -> float:
     """The ``p``-th percentile (nearest rank) of ``values``, 0 for none."""
@@ -65,9 +74,9 @@ class Player:
         self.think_s = think_s
         self.tally = tally
 
-    async def call(self, method: str, url: str, what: str, **kw: Any) -> Any:
+    def call(self, method: str, url: str, what: str, **kw: Any) -> Any:
         start = time.perf_counter()
-        r = await self.http.request(method, url, **kw)
+        r = self.http.request(method, url, **kw)
         took = time.perf_counter() - start
         self.tally.requests += 1
         if r.status_code != 200:
@@ -83,62 +92,70 @@ class Player:
     def over(self) -> bool:
         return time.monotonic() >= self.deadline
 
-    async def move(self, gid: str, body: dict[str, Any]) -> dict[str, Any]:
-        await asyncio.sleep(self.think_s)
-        doc: dict[str, Any] = (await self.call("POST", f"/api/games/{gid}/move", "move", json=body)).json()
+    def move(self, gid: str, body: dict[str, Any]) -> dict[str, Any]:
+        time.sleep(self.think_s)
+        doc: dict[str, Any] = self.call("POST", f"/api/games/{gid}/move", "move", json=body).json()
         return doc
 
-    async def game(self) -> None:
+    def game(self) -> None:
         rng, t = self.rng, self.tally
         body = {"game": "npuzzle", "size": 3, "depth": rng.randint(8, 40), "seed": rng.randrange(10**9)}
-        gid = (await self.call("POST", "/api/games", "new game", json=body)).json()["id"]
+        gid = self.call("POST", "/api/games", "new game", json=body).json()["id"]
         t.games += 1
-        await self.call("GET", f"/api/games/{gid}/picture", "picture")
+        try:
+            self.play_game(gid)
+        finally:  # as the page does when it starts another game
+            self.call("DELETE", f"/api/games/{gid}", "drop")
+
+    def play_game(self, gid: str) -> None:
+        rng, t = self.rng, self.tally
+        self.call("GET", f"/api/games/{gid}/picture", "picture")
         for _ in range(rng.randint(3, 12)):
             if self.over():
                 return
-            await self.move(gid, {"direction": rng.choice(DIRECTIONS)})
-        await self.call("POST", f"/api/games/{gid}/undo", "undo")
-        await self.call("POST", f"/api/games/{gid}/redo", "redo")
-        await self.call("POST", f"/api/games/{gid}/hint", "hint")
-        await self.check_save(gid)
+            self.move(gid, {"direction": rng.choice(DIRECTIONS)})
+        self.call("POST", f"/api/games/{gid}/undo", "undo")
+        self.call("POST", f"/api/games/{gid}/redo", "redo")
+        self.call("POST", f"/api/games/{gid}/hint", "hint")
+        self.check_save(gid)
         if self.over():
             return
-        plan = (await self.call("POST", f"/api/games/{gid}/solve", "auto-solve", json={})).json()["plan"]
+        plan = self.call("POST", f"/api/games/{gid}/solve", "auto-solve", json={}).json()["plan"]
         if not plan["found"]:
             raise Failure(f"auto-solve: no plan ({plan['status']})")
         state: dict[str, Any] = {}
         for mv in plan["moves"]:
             if self.over():
                 return
-            state = await self.move(gid, {"move": mv})
+            state = self.move(gid, {"move": mv})
         if plan["moves"] and not state.get("solved"):
             raise Failure("auto-solve: the plan's moves did not solve the game")
         t.solved += 1
 
-    async def check_save(self, gid: str) -> None:
-        saved = await self.call("GET", f"/api/games/{gid}/save", "save")
-        current = (await self.call("GET", f"/api/games/{gid}", "show")).json()
+    def check_save(self, gid: str) -> None:
+        saved = self.call("GET", f"/api/games/{gid}/save", "save")
+        current = self.call("GET", f"/api/games/{gid}", "show").json()
         self.tally.saves += 1
         try:
-            loaded = (await self.call("POST", "/api/games/load", "load", content=saved.content)).json()
+            loaded = self.call("POST", "/api/games/load", "load", content=saved.content).json()
         except Failure:
             self.tally.lost_saves += 1
             raise
+        self.call("DELETE", f"/api/games/{loaded['id']}", "drop")
         if any(loaded.get(k) != current.get(k) for k in COMPARED):
             self.tally.lost_saves += 1
 
-    async def play(self) -> None:
+    def play(self) -> None:
         import httpx
 
         while not self.over():
             try:
-                await self.game()
+                self.game()
             except Failure as e:
                 self.tally.errors[str(e)] += 1
             except httpx.HTTPError as e:
                 self.tally.errors[f"{type(e).__name__}: {e}"] += 1
-                await asyncio.sleep(0.1)
+                time.sleep(0.1)
 
 
 def free_port() -> int:
@@ -182,39 +199,46 @@ class Server:
             self.process.wait()
 
 
-async def rss_mb(http: Any) -> float:
-    value: float = (await http.get("/api/health")).json()["rss_mb"]
+def rss_mb(http: Any) -> float:
+    value: float = http.get("/api/health").json()["rss_mb"]
     return value
 
 
-async def run_load(url: str, clients: int, duration: float, think_s: float, seed: int) -> dict[str, Any]:
-    """Warm the server up with one game, then ``clients`` players for ``duration`` seconds."""
+def run_load(url: str, clients: int, duration: float, think_s: float, seed: int) -> dict[str, Any]:
+    """Warm the server up with one game, then ``clients`` players (threads, each with its own
+    connection) for ``duration`` seconds."""
     import httpx
 
-    limits = httpx.Limits(max_connections=clients + 4, max_keepalive_connections=clients + 4)
-    async with httpx.AsyncClient(base_url=url, timeout=30.0, limits=limits) as http:
+    with httpx.Client(base_url=url, timeout=30.0) as http:
         warm = Tally()
-        await Player(http, random.Random(seed), time.monotonic() + 60, 0.0, warm).game()
+        Player(http, random.Random(seed), time.monotonic() + 60, 0.0, warm).game()
         if warm.errors:
             raise InputError(f"the server failed a first game: {next(iter(warm.errors))}")
-        base = await rss_mb(http)
-        tally = Tally()
+        base = rss_mb(http)
+        tallies = [Tally() for _ in range(clients)]  # one each: no two threads count into one
         start = time.monotonic()
         deadline = start + duration
-        players = [Player(http, random.Random(seed + 1 + i), deadline, think_s, tally) for i in range(clients)]
-        tasks = [asyncio.create_task(p.play()) for p in players]
-        peak = base
-        while not all(t.done() for t in tasks):
-            await asyncio.sleep(1.0)
-            peak = max(peak, await rss_mb(http))
+        threads = [
+            threading.Thread(target=play, args=(url, random.Random(seed + 1 + i), deadline, think_s, t), daemon=True)
+            for i, t in enumerate(tallies)
+        ]
+        for thread in threads:
+            thread.start()
+        peak, said = base, 0.0
+        while any(t.is_alive() for t in threads):
+            time.sleep(0.5)
+            peak = max(peak, rss_mb(http))
             elapsed = time.monotonic() - start
-            if int(elapsed) % 5 == 0 or all(t.done() for t in tasks):
-                errors = sum(tally.errors.values())
-                print(f"{elapsed:4.0f} s: {tally.requests:,} requests, {errors} errors", file=sys.stderr, flush=True)
-        await asyncio.gather(*tasks)
+            if elapsed - said >= 5 or not any(t.is_alive() for t in threads):
+                said = elapsed
+                requests, errors = sum(t.requests for t in tallies), sum(sum(t.errors.values()) for t in tallies)
+                print(f"{elapsed:4.0f} s: {requests:,} requests, {errors} errors", file=sys.stderr, flush=True)
         elapsed = time.monotonic() - start
-        await asyncio.sleep(2.0)  # let the last answers settle
-        after = await rss_mb(http)
+        tally = Tally()
+        for each in tallies:
+            tally.add(each)
+        time.sleep(2.0)  # let the last answers settle
+        after = rss_mb(http)
     return {
         "url": url,
         "clients": clients,
@@ -236,6 +260,14 @@ async def run_load(url: str, clients: int, duration: float, think_s: float, seed
         "rss_peak_mb": peak,
         "rss_after_mb": after,
     }
+
+
+def play(url: str, rng: random.Random, deadline: float, think_s: float, tally: Tally) -> None:
+    """One player's thread, on a connection of its own."""
+    import httpx
+
+    with httpx.Client(base_url=url, timeout=30.0) as http:
+        Player(http, rng, deadline, think_s, tally).play()
 
 
 def report(doc: dict[str, Any], target_ms: float) -> str:
@@ -275,9 +307,9 @@ def loadtest(
         raise InputError(f"--url must be a server on this machine (http://127.0.0.1:PORT), not {url!r}")
     if url is None:
         with Server() as server:
-            doc = asyncio.run(run_load(server.url, clients, duration, think_ms / 1000, seed))
+            doc = run_load(server.url, clients, duration, think_ms / 1000, seed)
     else:
-        doc = asyncio.run(run_load(url.rstrip("/"), clients, duration, think_ms / 1000, seed))
+        doc = run_load(url.rstrip("/"), clients, duration, think_ms / 1000, seed)
     typer.echo(json.dumps(doc) if json_output else report(doc, target_ms))
     failed = doc["errors"] or doc["lost_saves"] or doc["move_p95_ms"] > target_ms
     raise typer.Exit(1 if failed else 0)

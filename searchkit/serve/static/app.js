@@ -76,6 +76,7 @@ async function newGame(ev) {
   if (ev) ev.preventDefault();
   solving = false;
   const st = await api("POST", "/api/games", { game: "npuzzle", size: $("size").value, blank: $("blank").value, depth: $("depth").value });
+  if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});  // the old game is left: the server forgets it
   $("stats").textContent = ""; $("hint-text").textContent = "";
   await loadPicture(st.id); show(st);
 }
