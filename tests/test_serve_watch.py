@@ -191,6 +191,13 @@ def test_bad_tree_exports_are_400(client: TestClient, body: dict) -> None:
     assert r.status_code == 400 and r.json()["error"]
 
 
+@pytest.mark.parametrize("level", ["/etc/passwd", "../README.md", "README.md", "a\\b"])
+def test_no_option_names_a_file_on_the_server(client: TestClient, level: str) -> None:
+    r = client.post("/api/searches", json={"domain": "sokoban", "options": {"level_file": level}})
+    assert r.status_code == 400 and "cannot name a file on the server" in r.json()["error"]
+    assert start(client, {"domain": "sokoban", "options": {"level_file": "microban:1"}})["engine"]
+
+
 @pytest.mark.parametrize("cap", [0, -5, "x", True, 1.5])
 def test_a_bad_expansion_cap_is_400(client: TestClient, cap: object) -> None:
     r = client.post("/api/searches", json={"domain": "npuzzle", "max_expanded": cap})

@@ -50,7 +50,8 @@ def offered(dom: Domain) -> list[Param]:
 
 
 def web_options(dom: Domain, options: dict[str, Any]) -> dict[str, Any]:
-    """The page's option values converted to the types the command line gives them."""
+    """The page's option values converted to the types the command line gives them; none may
+    name a file on the server (a text option may take a file name, as Sokoban's level does)."""
     allowed = {p.name: p for p in offered(dom)}
     out: dict[str, Any] = {}
     for name, value in options.items():
@@ -59,6 +60,9 @@ def web_options(dom: Domain, options: dict[str, Any]) -> dict[str, Any]:
         if value in (None, ""):
             continue
         kind = allowed[name].type
+        text = str(value)
+        if kind is str and ("/" in text or "\\" in text or Path(text).exists()):
+            raise InputError(f"option {name!r} cannot name a file on the server (got {value!r}): pick an instance")
         try:
             out[name] = str(value).lower() in ("1", "true", "yes", "on") if kind is bool else kind(value)
         except (TypeError, ValueError):
