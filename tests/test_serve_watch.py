@@ -76,6 +76,16 @@ def test_two_engines_side_by_side_each_with_the_clis_counters(client: TestClient
         assert labels[0] == started["start"]  # state 0 is the start, described as the CLI does
 
 
+def test_one_random_seed_draws_one_instance_for_both_panes(client: TestClient) -> None:
+    body = {"domain": "npuzzle", "options": {"size": "3"}, "engine": "greedy", "max_expanded": 10}
+    a, b = (start(client, {**body, "random_seed": 7}) for _ in range(2))
+    c = start(client, {**body, "random_seed": 8})
+    assert a["start"] == b["start"] != c["start"]
+    for started in (a, b, c):
+        assert read_stream(client, started["id"])[2]["end"]["stats"]["expanded"] <= 10
+    assert client.post("/api/searches", json={**body, "random_seed": -1}).status_code == 400
+
+
 def cpu_ticks(pid: int) -> int:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # utime + stime

@@ -9,6 +9,7 @@ error), the last its end: the result and the engine's statistics."""
 
 from __future__ import annotations
 
+import random
 import secrets
 import shutil
 import tempfile
@@ -85,15 +86,31 @@ def instance_options(dom: Domain, index: Any) -> dict[str, Any]:
     return dict(known[int(index)])
 
 
+def whole(doc: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    """``doc[key]`` as a whole number from ``low`` up (numbers above ``high`` are capped by the
+    caller), or ``default`` when absent."""
+    value = doc.get(key)
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit() or int(value) < low:
+        raise InputError(f"{key} must be a whole number from {low} to {high:,} (got {value!r})")
+    return int(value)
+
+
 @dataclass(frozen=True)
 class Spec:
-    """What to search, checked and in plain types (it travels to a worker process)."""
+    """What to search, checked and in plain types (it travels to a worker process).
+
+    ``random_seed`` seeds the worker's `random` before the problem is built, so a domain that
+    draws a random instance (an n-puzzle without a board) draws the same one for both panes
+    and for the tree export."""
 
     domain: str
     options: dict[str, Any]
     engine: str | None
     heuristic: str | None
     max_expanded: int
+    random_seed: int
 
     @classmethod
     def from_request(cls, doc: dict[str, Any]) -> Spec:
@@ -102,19 +119,18 @@ class Spec:
             raise InputError("options must be a JSON object")
         dom = get_domain(str(doc.get("domain", "")))
         base = instance_options(dom, doc.get("instance"))
-        cap = doc.get("max_expanded")
-        cap = MAX_EXPANDED if cap is None or cap == "" else cap
-        if isinstance(cap, bool) or not isinstance(cap, (int, str)) or not str(cap).isdigit() or int(cap) < 1:
-            raise InputError(f"max_expanded must be a whole number from 1 to {MAX_EXPANDED:,} (got {cap!r})")
+        cap = whole(doc, "max_expanded", MAX_EXPANDED, 1, MAX_EXPANDED)
         return cls(
             dom.name,
             {**base, **web_options(dom, options)},
             str(doc.get("engine") or "") or None,
             str(doc.get("heuristic") or "") or None,
-            min(int(cap), MAX_EXPANDED),
+            min(cap, MAX_EXPANDED),
+            whole(doc, "random_seed", random.randrange(2**31), 0, 2**63),
         )
 
     def job(self) -> Job:
+        random.seed(self.random_seed)
         return prepare(self.domain, self.options, engine=self.engine, heuristic=self.heuristic)
 
     def limits(self) -> Limits:

@@ -386,7 +386,8 @@ function fillSearchForm() {
 function formSpec() {
   const options = {};
   for (const i of $("domain-options").querySelectorAll("input")) if (i.value) options[i.name] = i.value;
-  const spec = { domain: $("domain").value, options };
+  // one seed for both panes: a domain that draws a random instance draws the same one for each
+  const spec = { domain: $("domain").value, options, random_seed: Math.floor(Math.random() * 2 ** 31) };
   if ($("instance").value !== "") spec.instance = Number($("instance").value);
   if ($("max-expanded").value) spec.max_expanded = $("max-expanded").value;
   return spec;
