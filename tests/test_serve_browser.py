@@ -272,3 +272,30 @@ def test_a_search_of_100000_expansions_streams_without_freezing_the_page(page: A
     longest = page.evaluate("() => Math.max(...frameGaps)")
     assert longest < 1000, f"the page froze for {longest:.0f} ms"
     assert page.evaluate("() => panes[0].nodes.size") <= 3000  # the drawn tree is capped
+
+
+def test_pause_step_and_play(page: Any) -> None:
+    page.click("#tab-watch")
+    page.wait_for_function("() => watchInfo !== null")
+    page.click("#pause")
+    assert page.inner_text("#pause") == "Play"
+    page.fill("#domain-options input[name=board]", "1 2 3 4 5 6 0 7 8")
+    page.select_option("#pane-a [data-role=engine]", "bfs")
+    page.click("#start")
+    page.wait_for_function("() => panes[0].pending() > 0")
+    assert page.inner_text("#pane-a [data-role=expanded]") == "0"  # paused: nothing applied
+    for n in ("1", "2"):
+        page.click("#step")
+        assert page.inner_text("#pane-a [data-role=expanded]") == n
+    page.click("#pause")
+    page.wait_for_selector("#pane-a [data-role=status][data-done]", timeout=30_000)
+    assert page.inner_text("#pause") == "Pause" and int(page.inner_text("#pane-a [data-role=expanded]")) > 2
+
+
+def test_a_bad_watch_request_shows_a_message(page: Any) -> None:
+    page.click("#tab-watch")
+    page.wait_for_function("() => watchInfo !== null")
+    page.fill("#domain-options input[name=board]", "1 2")
+    page.click("#start")
+    page.wait_for_selector("#message", state="visible")
+    assert "square" in page.inner_text("#message") and page.inner_text("#pane-a [data-role=status]") == ""
