@@ -27,7 +27,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..plugins import get_domain
 from ..solving import Job, execute, prepare
-from .workers import Slots, Worker, WorkerGone, quiet_worker
+from .workers import Slots, Worker, WorkerGone, answering
 
 BATCH = 500  # events per message, at most
 BATCH_S = 0.1  # a batch waits no longer than this (a slow engine still shows progress)
@@ -202,8 +202,7 @@ class Batcher(Observer):
 
 def search_worker(spec: Spec, conn: Connection) -> None:
     """A worker process: the header, the batches, the end (or an error message)."""
-    quiet_worker()
-    try:
+    with answering(conn):
         job = spec.job()
         problem = job.problem
         view = job.domain.grid_view(problem)
@@ -223,31 +222,18 @@ def search_worker(spec: Spec, conn: Connection) -> None:
         if view is not None:
             end["path_cells"] = [list(view.cell(s)) for s in result.states]
         conn.send({"end": end})
-    except InputError as e:
-        conn.send({"error": str(e)})
-    except Exception as e:  # the page shows it; the server goes on
-        conn.send({"error": f"{type(e).__name__}: {e}"})
-    finally:
-        conn.close()
 
 
 def export_worker(spec: Spec, path: Path, conn: Connection) -> None:
     """A worker process: the tree of the search written to ``path``, as ``searchkit tree`` writes it."""
     from ..render.job import job_recorder, save_job_tree
 
-    quiet_worker()
-    try:
+    with answering(conn):
         job = spec.job()
         recorder = job_recorder(job, TREE_NODES)
         result = execute(job, spec.limits(), recorder, improve=False)
         graph = save_job_tree(job, recorder, result, path)
         conn.send({"nodes": graph.number_of_nodes()})
-    except InputError as e:
-        conn.send({"error": str(e)})
-    except Exception as e:
-        conn.send({"error": f"{type(e).__name__}: {e}"})
-    finally:
-        conn.close()
 
 
 def first_message(worker: Worker, timeout: float, what: str) -> dict[str, Any]:
@@ -268,7 +254,6 @@ class SearchRun:
     """One watched search: its worker and its header."""
 
     def __init__(self, spec: Spec, slots: Slots) -> None:
-        self.spec = spec
         self.worker = Worker(search_worker, (spec,), slots, DEADLINE_S)
         self.header: dict[str, Any] = first_message(self.worker, START_S, "search")["header"]
         self.streaming = False  # set when the page opens the stream

@@ -12,8 +12,12 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from typing import Any
+
+from ..errors import InputError
 
 CTX = multiprocessing.get_context("spawn")  # a fork of a threaded server could inherit held locks
 STOP_GRACE_S = 3.0
@@ -42,6 +46,21 @@ class Slots:
 def quiet_worker() -> None:
     """A worker ignores Ctrl-C: the server it belongs to stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def answering(conn: Connection) -> Iterator[None]:
+    """The body of a worker process: a failure goes to the server as an ``error`` message
+    (the page shows it, the server goes on), and the pipe is closed at the end."""
+    quiet_worker()
+    try:
+        yield
+    except InputError as e:
+        conn.send({"error": str(e)})
+    except Exception as e:
+        conn.send({"error": f"{type(e).__name__}: {e}"})
+    finally:
+        conn.close()
 
 
 class WorkerGone(Exception):
