@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -292,7 +293,14 @@ def build_app() -> Starlette:
         Route("/api/trees", guarded(export_tree), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        searches.close()  # the workers go with the server, however it is stopped
+        store.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.searches = searches  # for tests and tools that look at the running workers
     app.state.games = store
     return app

@@ -136,6 +136,13 @@ class GameStore:
         assert kind.session is not None
         return self.add(kind, kind.session.from_save(data, "the uploaded save"))
 
+    def close(self) -> None:
+        """Stop the solver processes (the server is shutting down)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
     def plan(self, entry: Entry) -> Plan:
         """Solve the entry's current position (blocking: call it off the event loop); a hint
         and then an auto-solve from the same position solve it once."""

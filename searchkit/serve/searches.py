@@ -306,6 +306,13 @@ class SearchStore:
         if run is not None:
             run.cancel()
 
+    def close(self) -> None:
+        """Stop every search (the server is shutting down)."""
+        with self._lock:
+            sids = list(self._runs)
+        for sid in sids:
+            self.forget(sid)
+
     def running(self) -> int:
         with self._lock:
             return len(self._runs)

@@ -10,8 +10,10 @@ process has ended, however it ends."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
@@ -21,6 +23,7 @@ from ..errors import InputError
 
 CTX = multiprocessing.get_context("spawn")  # a fork of a threaded server could inherit held locks
 STOP_GRACE_S = 3.0
+PARENT_CHECK_S = 1.0
 
 
 class Busy(Exception):
@@ -44,8 +47,17 @@ class Slots:
 
 
 def quiet_worker() -> None:
-    """A worker ignores Ctrl-C: the server it belongs to stops it."""
+    """A worker ignores Ctrl-C (the server it belongs to stops it) and ends itself if the
+    server is gone (killed without the chance to stop its workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True, name="searchkit-serve-orphan-check").start()
 
 
 @contextmanager
