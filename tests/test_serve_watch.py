@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 import warnings
 from pathlib import Path
@@ -18,6 +19,7 @@ from typer.testing import CliRunner
 from searchkit.cli import build_app as build_cli
 from searchkit.limits import current_rss_bytes
 from searchkit.serve.app import CONCURRENT_SEARCHES, build_app
+from searchkit.serve.loadtest import Server
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's note about httpx versions
@@ -235,3 +237,25 @@ def test_a_grid_domain_streams_its_map_cells_and_path(client: TestClient, instal
     assert end["path_cells"] == expected["path"]
     bad = client.post("/api/searches", json={"domain": "gridpath", "instance": 99})
     assert bad.status_code == 400 and "instance" in bad.json()["error"]
+
+
+def children(pid: int) -> set[int]:
+    return {int(c) for t in Path(f"/proc/{pid}/task").iterdir() for c in (t / "children").read_text().split()}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="lists a server's processes from /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_workers_end_with_the_server(sig: signal.Signals) -> None:
+    import httpx
+
+    with Server() as server:
+        gid = httpx.post(f"{server.url}/api/games", json={"game": "npuzzle", "size": 3}).json()["id"]
+        assert httpx.post(f"{server.url}/api/games/{gid}/hint", timeout=60).status_code == 200  # the solver pool
+        assert httpx.post(f"{server.url}/api/searches", json=LONG, timeout=60).status_code == 200  # a search worker
+        workers = children(server.process.pid)
+        assert len(workers) >= 2
+        server.process.send_signal(sig)
+        server.process.wait(30)
+        assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers)), (
+            "workers outlived the server"
+        )
