@@ -290,6 +290,9 @@ def test_pause_step_and_play(page: Any) -> None:
     page.click("#pause")
     page.wait_for_selector("#pane-a [data-role=status][data-done]", timeout=30_000)
     assert page.inner_text("#pause") == "Pause" and int(page.inner_text("#pane-a [data-role=expanded]")) > 2
+    done = page.inner_text("#pane-a [data-role=status]")
+    page.click("#cancel")  # nothing left to cancel: the result stays
+    assert page.inner_text("#pane-a [data-role=status]") == done and done.startswith("solved")
 
 
 def test_a_bad_watch_request_shows_a_message(page: Any) -> None:

@@ -85,7 +85,7 @@ class Pane {
 
   clear() {
     if (this.source) this.source.close();
-    this.source = null; this.sid = null; this.header = null; this.ending = null; this.spec = null;
+    this.source = null; this.sid = null; this.header = null; this.ending = null; this.spec = null; this.over = false;
     this.queue = []; this.head = 0;
     this.counters = { x: 0, g: 0, seen: 0, f: null, frontier: null };
     this.labels = new Map(); this.cells = new Map(); this.cellIds = new Map();
@@ -133,8 +133,10 @@ class Pane {
 
   cancel() {
     if (this.source) { this.source.close(); this.source = null; }
-    if (this.sid && !this.ending) api("DELETE", `/api/searches/${this.sid}`).catch(() => {});
-    if (this.sid && !this.ending) this.el("status").textContent = "cancelled";
+    if (this.sid && !this.ending && !this.over) {
+      api("DELETE", `/api/searches/${this.sid}`).catch(() => {});
+      this.el("status").textContent = "cancelled";
+    }
     this.queue = []; this.head = 0;
   }
 
@@ -197,7 +199,7 @@ class Pane {
 
   finish() {
     const e = this.ending, status = this.el("status");
-    this.ending = null;
+    this.ending = null; this.over = true;
     if (e.error) { say(e.error); status.textContent = "failed"; return; }
     const end = e.end, s = end.stats;
     this.counters = { ...this.counters, x: s.expanded, g: s.generated, frontier: s.max_frontier, f: end.cost ?? this.counters.f };
