@@ -194,7 +194,7 @@ class Pane {
     this.el("expanded").textContent = c.x;
     this.el("generated").textContent = c.g;
     this.el("frontier").textContent = c.frontier ?? Math.max(0, c.seen - c.x);
-    this.el("f").textContent = c.f ?? "-";
+    this.el("f").textContent = fmt(c.f);
   }
 
   finish() {
