@@ -279,6 +279,7 @@ def test_pause_step_and_play(page: Any) -> None:
     page.wait_for_function("() => watchInfo !== null")
     page.click("#pause")
     assert page.inner_text("#pause") == "Play"
+    page.select_option("#domain", "npuzzle")
     page.fill("#domain-options input[name=board]", "1 2 3 4 5 6 0 7 8")
     page.select_option("#pane-a [data-role=engine]", "bfs")
     page.click("#start")
@@ -298,6 +299,7 @@ def test_pause_step_and_play(page: Any) -> None:
 def test_a_bad_watch_request_shows_a_message(page: Any) -> None:
     page.click("#tab-watch")
     page.wait_for_function("() => watchInfo !== null")
+    page.select_option("#domain", "npuzzle")
     page.fill("#domain-options input[name=board]", "1 2")
     page.click("#start")
     page.wait_for_selector("#message", state="visible")
