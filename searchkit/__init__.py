@@ -1,7 +1,7 @@
 """searchkit: interchangeable search engines over a small `Problem` protocol, with plugins."""
 
 from .atomic import atomic_path, write_atomic
-from .domain import Domain, Heuristic, Instance, Param
+from .domain import Domain, GridView, Heuristic, Instance, Param
 from .engines import (
     BestFirstSearch,
     EngineInfo,
@@ -40,6 +40,7 @@ __all__ = [
     "EngineInfo",
     "EngineParam",
     "GraphProblem",
+    "GridView",
     "Heuristic",
     "INCOMPLETE",
     "InputError",

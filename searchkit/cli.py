@@ -384,23 +384,15 @@ def _check_tree_file(path: Path | None) -> None:
 
 
 def _tree_recorder(job: Job, max_nodes: int) -> TreeRecorder:
-    from .render import TreeRecorder
+    from .render.job import job_recorder
 
-    problem, domain = job.problem, job.domain
-    return TreeRecorder(max_nodes=max_nodes, label=lambda s: " ".join(domain.describe_state(problem, s).split()))
+    return job_recorder(job, max_nodes)
 
 
 def _save_tree(job: Job, recorder: TreeRecorder, result: Result, path: Path) -> None:
-    from .render import save_tree
+    from .render.job import save_job_tree
 
-    graph = recorder.finish(result)
-    h = job.heuristic.name if job.heuristic else "no heuristic"
-    save_tree(
-        graph,
-        path,
-        title=f"{job.domain.name} · {job.engine.name} · {h} · {result.status}",
-        board_labels=lambda s: job.domain.describe_state(job.problem, s),
-    )
+    graph = save_job_tree(job, recorder, result, path)
     typer.echo(f"search tree: {graph.number_of_nodes():,} nodes written to {path}", err=True)
 
 
@@ -580,8 +572,10 @@ def _register_domain_commands() -> None:
 
     app.add_typer(build_play_app(), name="play")
     from .serve.command import serve
+    from .serve.loadtest import loadtest
 
     app.command("serve")(serve)
+    app.command("serve-loadtest")(loadtest)
 
 
 _registered = False

@@ -49,6 +49,22 @@ class Param:
 
 
 @dataclass(frozen=True)
+class GridView:
+    """A domain's states as cells of a map, for views that draw a search on the map (the web
+    app's explored and frontier cells, as PathFinding.js shows them) instead of as a tree.
+
+    ``rows``: one string per row, ``#`` a blocked cell and ``.`` a free one; ``start`` and
+    ``goals`` are ``(x, y)`` cells (0-based column and row); ``cell(state) -> (x, y)`` places
+    a state on the map.
+    """
+
+    rows: tuple[str, ...]
+    start: tuple[int, int]
+    goals: tuple[tuple[int, int], ...]
+    cell: Callable[[Any], tuple[int, int]]
+
+
+@dataclass(frozen=True)
 class Heuristic:
     """A named heuristic: ``make(problem)`` returns ``state -> estimate``.
 
@@ -123,6 +139,11 @@ class Domain(Generic[P]):
         """The start as shown above a solution (a domain whose states abstract part of the
         start away, e.g. the player's exact square, shows the real start here)."""
         return self.describe_state(problem, problem.initial_state())
+
+    def grid_view(self, problem: P) -> GridView | None:
+        """Optional: the problem's map when each state is one cell of it (a path-finding
+        grid), so a search can be drawn on the map; None (the default): draw a tree."""
+        return None
 
     def format_solution(self, problem: P, result: Result, options: dict[str, Any]) -> str:
         return " ".join(str(a) for a in result.actions)

@@ -44,7 +44,8 @@ def png(size: tuple[int, int] = (40, 30)) -> bytes:
 def test_page_and_static_files(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text
-    for name in ("app.js", "style.css"):
+    assert "/static/watch.js" in page.text
+    for name in ("app.js", "watch.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "cdn" not in page.text.lower()
 
@@ -72,6 +73,13 @@ def test_moves_undo_redo_restart(client: TestClient) -> None:
     assert client.post(f"/api/games/{gid}/move", json={"direction": "up"}).status_code == 200
 
 
+def test_a_dropped_game_is_forgotten(client: TestClient) -> None:
+    gid = new_game(client)["id"]
+    assert client.delete(f"/api/games/{gid}").json() == {"dropped": True}
+    assert client.get(f"/api/games/{gid}").status_code == 404
+    assert client.delete(f"/api/games/{gid}").status_code == 200  # twice: still fine
+
+
 def test_hint_and_solve_win(client: TestClient) -> None:
     g = new_game(client, depth=20)
     gid = g["id"]
@@ -81,6 +89,25 @@ def test_hint_and_solve_win(client: TestClient) -> None:
     for move in client.post(f"/api/games/{gid}/solve").json()["plan"]["moves"]:
         last = client.post(f"/api/games/{gid}/move", json={"move": move}).json()
     assert last["solved"]
+
+
+def test_a_hint_then_an_auto_solve_solve_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = client.app.state.games
+    calls = []
+    solve = store._solve
+    monkeypatch.setattr(store, "_solve", lambda entry: calls.append(1) or solve(entry))
+    gid = new_game(client, depth=12)["id"]
+    hint = client.post(f"/api/games/{gid}/hint").json()["plan"]
+    assert client.post(f"/api/games/{gid}/solve").json()["plan"] == hint and len(calls) == 1
+    client.post(f"/api/games/{gid}/move", json={"move": hint["moves"][0]})
+    again = client.post(f"/api/games/{gid}/hint").json()["plan"]  # following the plan: its rest, unsolved
+    assert again["moves"] == hint["moves"][1:] and len(calls) == 1
+    client.post(f"/api/games/{gid}/undo")  # back at the plan's start: still the plan
+    assert client.post(f"/api/games/{gid}/hint").json()["plan"] == hint and len(calls) == 1
+    off = next(m for m in ("U", "D", "L", "R") if m != hint["moves"][0])
+    assert client.post(f"/api/games/{gid}/move", json={"move": off}).status_code == 200
+    client.post(f"/api/games/{gid}/hint")  # off the plan: solved again
+    assert len(calls) == 2
 
 
 def test_pictures_builtin_upload_and_bad_files(client: TestClient) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_gridpath import gridpath, installed, run  # noqa: F401, E402 - fixtures: the tutorial plugin, installed
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app as build_cli
@@ -130,18 +131,176 @@ def test_a_bad_upload_shows_a_message(page: Any, tmp_path: Path) -> None:
     assert "not a picture" in page.inner_text("#message")
 
 
-def test_watch_an_astar_search_to_its_end_with_the_clis_counters(page: Any) -> None:
-    board = "8 6 7 2 5 4 3 0 1"
+def watch(
+    page: Any,
+    domain: str,
+    engines: list[str],
+    board: str | None = None,
+    instance: str | None = None,
+    options: dict[str, str] | None = None,
+) -> None:
+    """Start a watched search, one engine per pane, at full speed; wait for every pane's end."""
     page.click("#tab-watch")
-    page.select_option("#domain", "npuzzle")
-    page.fill("#domain-options input[name=board]", board)
-    page.select_option("#engine", "astar")
+    page.wait_for_function("() => watchInfo !== null")
+    page.select_option("#domain", domain)
+    if instance is not None:
+        page.select_option("#instance", label=instance)
+    for name, value in ({"board": board} if board else {}).items() | (options or {}).items():
+        page.fill(f"#domain-options input[name={name}]", value)
+    for pane, engine in zip(("a", "b"), engines):
+        page.select_option(f"#pane-{pane} [data-role=engine]", engine)
     page.fill("#speed", "2000")
     page.click("#start")
-    page.wait_for_selector("#w-status[data-done]", timeout=60_000)
-    cli = CliRunner().invoke(build_cli(), ["solve", "npuzzle", "--board", board, "--engine", "astar", "--json"])
-    stats = json.loads(cli.stdout)["stats"]
-    assert int(page.inner_text("#w-expanded")) == stats["expanded"]
-    assert int(page.inner_text("#w-generated")) == stats["generated"]
-    assert int(page.inner_text("#w-frontier")) == stats["max_frontier"]
-    assert page.inner_text("#w-f") == f"{json.loads(cli.stdout)['cost']:g}"
+    for pane in ("a", "b")[: len(engines)]:
+        page.wait_for_selector(f"#pane-{pane} [data-role=status][data-done]", timeout=60_000)
+
+
+def counters(page: Any, pane: str) -> dict[str, str]:
+    return {k: page.inner_text(f"#pane-{pane} [data-role={k}]") for k in ("expanded", "generated", "frontier", "f")}
+
+
+def expected_counters(doc: dict) -> dict[str, str]:
+    s = doc["stats"]
+    return {
+        "expanded": str(s["expanded"]),
+        "generated": str(s["generated"]),
+        "frontier": str(s["max_frontier"]),
+        "f": f"{doc['cost']:g}",
+    }
+
+
+def test_two_engines_side_by_side_with_the_clis_counters(page: Any) -> None:
+    board = "8 6 7 2 5 4 3 0 1"
+    watch(page, "npuzzle", ["astar", "idastar"], board=board)
+    for pane, engine in (("a", "astar"), ("b", "idastar")):
+        cli = CliRunner().invoke(build_cli(), ["solve", "npuzzle", "--board", board, "--engine", engine, "--json"])
+        assert counters(page, pane) == expected_counters(json.loads(cli.stdout)), engine
+
+
+def test_click_zoom_pan_and_pinch_the_tree(page: Any) -> None:
+    watch(page, "npuzzle", ["astar"], board="1 2 3 4 5 6 0 7 8")
+    view = "() => [panes[0].viewport.s, panes[0].viewport.tx]"
+    page.mouse.click(*page.evaluate("() => panes[0].screenOf(0)"))
+    text = page.inner_text("#pane-a [data-role=node]")
+    assert text.startswith("state 0 · depth 0 · g 0 · h ") and "expanded" in text
+    assert text.split("\n", 1)[1] == page.evaluate("() => panes[0].header.start")  # the domain's text of the state
+    box = page.locator("#pane-a [data-role=view]").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 40)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function("() => panes[0].viewport.s > 1.5")
+    scale, tx = page.evaluate(view)
+    page.mouse.move(box["x"] + 100, box["y"] + 100)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 160, box["y"] + 130, steps=5)
+    page.mouse.up()
+    assert page.evaluate(view)[1] > tx + 30
+    page.mouse.click(*page.evaluate("() => panes[0].screenOf(1)"))  # picked through the zoom and the pan
+    assert page.inner_text("#pane-a [data-role=node]").startswith("state 1 · depth 1 · g 1")
+    assert page.evaluate(PINCH) == pytest.approx(3.0)
+
+
+# two fingers moving apart over the canvas, from 40 to 120 pixels: the scale triples
+PINCH = """() => {
+  const c = panes[0].canvas, r = c.getBoundingClientRect(), before = panes[0].viewport.s;
+  const at = (id, type, x) => c.dispatchEvent(new PointerEvent(type, {pointerId: id, clientX: r.left + x,
+    clientY: r.top + 200, bubbles: true, pointerType: 'touch'}));
+  at(11, 'pointerdown', 200); at(12, 'pointerdown', 240);
+  at(12, 'pointermove', 280); at(12, 'pointermove', 320);
+  at(11, 'pointerup', 200); at(12, 'pointerup', 320);
+  return panes[0].viewport.s / before;
+}"""
+
+
+def test_export_the_tree_as_the_tree_command_writes_it(page: Any, tmp_path: Path) -> None:
+    board = "1 2 3 4 5 6 0 7 8"
+    watch(page, "npuzzle", ["astar"], board=board)
+    page.select_option("#pane-a [data-role=format]", "json")
+    with page.expect_download() as download:
+        page.click("#pane-a [data-role=export]")
+    served = tmp_path / "served.json"
+    download.value.save_as(served)
+    out = tmp_path / "cli.json"
+    CliRunner().invoke(build_cli(), ["tree", "npuzzle", "--board", board, "--engine", "astar", "-o", str(out)])
+    assert served.read_bytes() == out.read_bytes()
+    assert download.value.suggested_filename == "searchkit-tree-npuzzle-astar.json"
+
+
+# the pane's cells drawn closed and open, the start's colour and a wall's colour on the canvas
+MAP = """() => {
+  const p = panes[0], g = p.grid, k = p.cellSize(), ctx = p.canvas.getContext('2d');
+  const s = (g.start[1] * g.width + g.start[0]) * 4, wall = g.rows.join('').indexOf('#');
+  const [wx, wy] = [wall % g.width, Math.floor(wall / g.width)];
+  const px = ctx.getImageData(Math.floor((wx + 0.5) * k), Math.floor((wy + 0.5) * k), 1, 1).data;
+  return {...p.mapCounts(), start: [...g.data.data.slice(s, s + 3)], wall: [px[0], px[1], px[2]], path: p.path.length};
+}"""
+
+
+def test_a_grid_map_shows_closed_and_open_cells_and_the_path(installed: Path, gridpath, page: Any) -> None:  # noqa: F811
+    page.reload()
+    page.wait_for_function("() => typeof game !== 'undefined' && game !== null")
+    watch(page, "gridpath", ["astar"], instance="scen=gridpath:rooms index=2")
+    shown = page.evaluate(MAP)
+    cli = run(installed, "solve", "gridpath", "--scen", "gridpath:rooms", "--index", "2", "--engine", "astar", "--json")
+    doc = json.loads(cli.stdout)
+    assert shown["closed"] == doc["stats"]["expanded"] - doc["stats"]["reopened"]  # a reopened cell is closed again
+    assert (
+        shown["open"] > 0
+        and shown["start"] == [0, 200, 0]
+        and shown["wall"] == [64, 64, 72]
+        and shown["path"] == len(doc["path"])
+    )
+    assert counters(page, "a") == {**expected_counters(doc), "f": page.inner_text("#pane-a [data-role=f]")}
+    assert abs(float(page.inner_text("#pane-a [data-role=f]")) - doc["cost"]) < 1e-3
+    page.mouse.click(*page.evaluate("() => panes[0].screenOf(0)"))
+    assert page.inner_text("#pane-a [data-role=node]").startswith("state 0 · g 0")
+
+
+# the longest wait between two animation frames since it was installed, in ms
+FRAMES = """() => { window.frameGaps = [0]; let last = performance.now();
+  const f = () => { const t = performance.now(); frameGaps.push(t - last); last = t; requestAnimationFrame(f); };
+  requestAnimationFrame(f); }"""
+
+
+def test_a_search_of_100000_expansions_streams_without_freezing_the_page(page: Any) -> None:
+    page.click("#tab-watch")
+    page.wait_for_function("() => watchInfo !== null")
+    page.fill("#max-expanded", "100000")
+    page.evaluate(FRAMES)
+    watch(page, "npuzzle", ["bfs"], options={"size": "4", "seed": "3"})
+    assert page.inner_text("#pane-a [data-role=expanded]") == "100000"
+    assert page.inner_text("#pane-a [data-role=status]").startswith("limit (nodes)")
+    longest = page.evaluate("() => Math.max(...frameGaps)")
+    assert longest < 1000, f"the page froze for {longest:.0f} ms"
+    assert page.evaluate("() => panes[0].nodes.size") <= 3000  # the drawn tree is capped
+
+
+def test_pause_step_and_play(page: Any) -> None:
+    page.click("#tab-watch")
+    page.wait_for_function("() => watchInfo !== null")
+    page.click("#pause")
+    assert page.inner_text("#pause") == "Play"
+    page.select_option("#domain", "npuzzle")
+    page.fill("#domain-options input[name=board]", "1 2 3 4 5 6 0 7 8")
+    page.select_option("#pane-a [data-role=engine]", "bfs")
+    page.click("#start")
+    page.wait_for_function("() => panes[0].pending() > 0")
+    assert page.inner_text("#pane-a [data-role=expanded]") == "0"  # paused: nothing applied
+    for n in ("1", "2"):
+        page.click("#step")
+        assert page.inner_text("#pane-a [data-role=expanded]") == n
+    page.click("#pause")
+    page.wait_for_selector("#pane-a [data-role=status][data-done]", timeout=30_000)
+    assert page.inner_text("#pause") == "Pause" and int(page.inner_text("#pane-a [data-role=expanded]")) > 2
+    done = page.inner_text("#pane-a [data-role=status]")
+    page.click("#cancel")  # nothing left to cancel: the result stays
+    assert page.inner_text("#pane-a [data-role=status]") == done and done.startswith("solved")
+
+
+def test_a_bad_watch_request_shows_a_message(page: Any) -> None:
+    page.click("#tab-watch")
+    page.wait_for_function("() => watchInfo !== null")
+    page.select_option("#domain", "npuzzle")
+    page.fill("#domain-options input[name=board]", "1 2")
+    page.click("#start")
+    page.wait_for_selector("#message", state="visible")
+    assert "square" in page.inner_text("#message") and page.inner_text("#pane-a [data-role=status]") == ""

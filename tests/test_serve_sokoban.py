@@ -218,13 +218,10 @@ def test_saves_are_the_terminal_games_and_load_back(client: TestClient, tmp_path
 
 
 def test_following_the_hints_reuses_the_plan_and_leaving_it_solves_again(client: TestClient, monkeypatch) -> None:
-    from searchkit_sokoban.web import SokobanWebGame
-
+    store = client.app.state.games
     solves: list[str] = []
-    solve_task = SokobanWebGame.solve_task
-    monkeypatch.setattr(
-        SokobanWebGame, "solve_task", lambda self: solves.append(self.position_key()) or solve_task(self)
-    )
+    solve = store._solve  # the call that hands a position to a solver process
+    monkeypatch.setattr(store, "_solve", lambda entry: solves.append(entry.game.position_key()) or solve(entry))
     gid = new_game(client, collection="microban", level="4")["id"]
     plan = client.post(f"/api/games/{gid}/hint").json()["plan"]["moves"]
     for i in range(3):

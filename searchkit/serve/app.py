@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +19,30 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import InputError
+from ..limits import current_rss_bytes
 from ..plugins import domains, engines
+from ..render.save import SUFFIXES
 from . import games
-from .games import PICTURE_SIDE, Busy, Entry, GameStore, Slots
-from .searches import SearchStore, offered
+from .games import PICTURE_SIDE, Entry, GameStore
+from .searches import MAX_EXPANDED, SearchStore, Spec, instance_label, offered
+from .workers import Busy, Slots
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 8 * 1024 * 1024
 MAX_JSON = 64 * 1024
 CONCURRENT_SOLVES = 4
+CONCURRENT_SEARCHES = 4  # watched searches and tree exports, each a worker process
 POLL_S = 0.02
 DIRECTIONS = ("up", "down", "left", "right")  # the way a tile slides
+MEDIA_TYPES = {
+    "png": "image/png",
+    "svg": "image/svg+xml",
+    "pdf": "application/pdf",
+    "json": "application/json",
+    "graphml": "application/xml",
+    "gexf": "application/xml",
+    "dot": "text/vnd.graphviz",
+}
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -86,9 +100,8 @@ async def read_json(request: Request) -> dict[str, Any]:
 
 def build_app() -> Starlette:
     """A fresh app with its own game and search stores."""
-    slots = Slots(CONCURRENT_SOLVES)
-    store = GameStore(slots)
-    searches = SearchStore(slots)
+    store = GameStore(Slots(CONCURRENT_SOLVES))
+    searches = SearchStore(Slots(CONCURRENT_SEARCHES))
 
     def entry_of(request: Request) -> tuple[str, Entry]:
         gid = request.path_params["gid"]
@@ -105,6 +118,7 @@ def build_app() -> Starlette:
             d.name: {
                 "summary": d.summary,
                 "heuristics": list(d.heuristics),
+                "instances": [instance_label(o) for o in d.check_instances()],
                 "params": [
                     {"name": p.name, "type": p.type.__name__, "default": jsonable(p.default), "help": p.help}
                     for p in offered(d)
@@ -116,7 +130,21 @@ def build_app() -> Starlette:
             {"name": e.name, "summary": e.summary, "heuristic": e.heuristic, "domains": list(e.domains)}
             for e in engines().values()
         ]
-        return JSONResponse({"games": sorted(store.kinds()), "domains": doms, "engines": engs})
+        return JSONResponse(
+            {
+                "games": sorted(store.kinds()),
+                "domains": doms,
+                "engines": engs,
+                "tree_formats": [s[1:] for s in SUFFIXES],
+                "max_expanded": MAX_EXPANDED,
+            }
+        )
+
+    async def health(request: Request) -> Response:
+        """What a load test watches: the server's memory and what it holds."""
+        return JSONResponse(
+            {"rss_mb": round(current_rss_bytes() / 2**20, 1), "games": len(store), "searches": searches.running()}
+        )
 
     async def new_game(request: Request) -> Response:
         doc = await read_json(request)
@@ -149,6 +177,10 @@ def build_app() -> Starlette:
 
     async def show_game(request: Request) -> Response:
         return answer(*entry_of(request))
+
+    async def drop_game(request: Request) -> Response:
+        store.drop(request.path_params["gid"])
+        return JSONResponse({"dropped": True})
 
     async def move(request: Request) -> Response:
         gid, entry = entry_of(request)
@@ -221,18 +253,28 @@ def build_app() -> Starlette:
         return answer(gid, entry)
 
     async def start_search(request: Request) -> Response:
+        spec = Spec.from_request(await read_json(request))
+        sid = await run_in_threadpool(searches.start, spec)
+        return JSONResponse({"id": sid, **searches.get(sid).header})
+
+    async def export_tree(request: Request) -> Response:
         doc = await read_json(request)
-        options = doc.get("options") or {}
-        if not isinstance(options, dict):
-            raise InputError("options must be a JSON object")
-        engine = doc.get("engine") or None
-        heuristic = doc.get("heuristic") or None
-        sid = await run_in_threadpool(searches.start, str(doc.get("domain", "")), options, engine, heuristic)
-        return JSONResponse({"id": sid, **searches.get(sid).header()})
+        fmt = str(doc.get("format", "")).lower().lstrip(".")
+        if f".{fmt}" not in SUFFIXES:
+            raise InputError(f"unknown tree format {fmt!r} (known: {', '.join(s[1:] for s in SUFFIXES)})")
+        spec = Spec.from_request(doc)
+        data = await run_in_threadpool(searches.export, spec, f".{fmt}")
+        name = f"searchkit-tree-{spec.domain}-{spec.engine or 'default'}.{fmt}"
+        return Response(
+            data,
+            media_type=MEDIA_TYPES.get(fmt, "application/octet-stream"),
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     async def stream(request: Request) -> Response:
         sid = request.path_params["sid"]
         run = searches.get(sid)
+        run.streaming = True
 
         async def events() -> AsyncIterator[str]:
             try:
@@ -258,11 +300,13 @@ def build_app() -> Starlette:
     routes = [
         Route("/", index),
         Route("/api/info", guarded(info)),
+        Route("/api/health", guarded(health)),
         Route("/api/games", guarded(new_game), methods=["POST"]),
         Route("/api/games/load", guarded(load), methods=["POST"]),
         Route("/api/games/open", guarded(open_file), methods=["POST"]),
         Route("/api/catalog/{game}", guarded(catalog)),
         Route("/api/games/{gid}", guarded(show_game)),
+        Route("/api/games/{gid}", guarded(drop_game), methods=["DELETE"]),
         Route("/api/games/{gid}/move", guarded(move), methods=["POST"]),
         *(Route(f"/api/games/{{gid}}/{a}", guarded(action(a)), methods=["POST"]) for a in ("undo", "redo", "restart")),
         Route("/api/games/{gid}/hint", guarded(hint), methods=["POST"]),
@@ -274,9 +318,20 @@ def build_app() -> Starlette:
         Route("/api/searches", guarded(start_search), methods=["POST"]),
         Route("/api/searches/{sid}/events", guarded(stream)),
         Route("/api/searches/{sid}", guarded(cancel_search), methods=["DELETE"]),
+        Route("/api/trees", guarded(export_tree), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        searches.close()  # the workers go with the server, however it is stopped
+        store.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.searches = searches  # for tests and tools that look at the running workers
+    app.state.games = store
+    return app
 
 
 def jsonable(value: Any) -> Any:

@@ -1,5 +1,6 @@
 """The players' games on the server: `GameSession` objects from the plugins' registered
-games, kept by id, with their picture; solving runs under a concurrency cap."""
+games, kept by id, with their picture.  Hints and auto-solves run in a pool of worker
+processes (a search holding the server's interpreter would stall every player's moves)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import secrets
 import tempfile
 import threading
 from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,28 +21,22 @@ from ..play.runner import Plan, ProgressObserver
 from ..play.saves import SaveData, read_save
 from ..play.session import GameSession
 from ..plugins import games
+from .workers import CTX, Slots, quiet_worker
 
 MAX_GAMES = 1000  # the oldest game untouched goes when more are open
 PICTURE_SIDE = 480
 SOLVE_TIMEOUT_S = 20.0
+POOL_GRACE_S = 30.0  # a worker's first solve imports the plugins
+SOLVE_WAIT_S = 10.0  # a hint waits this long for a free slot before the page hears "busy"
 
 
-class Busy(Exception):
-    """Every solver slot is taken: the page says so and the player tries again."""
-
-
-class Slots:
-    """At most ``n`` solves or searches at once on the whole server."""
-
-    def __init__(self, n: int) -> None:
-        self._sem = threading.BoundedSemaphore(n)
-
-    def take(self) -> None:
-        if not self._sem.acquire(blocking=False):
-            raise Busy("the server is busy solving for others; try again in a moment")
-
-    def give(self) -> None:
-        self._sem.release()
+def plan_of(game: str, data: SaveData) -> Plan:
+    """In a worker process: the game rebuilt from its save, its position solved."""
+    session = games()[game].session
+    assert session is not None
+    task = session.from_save(data, "the game").solve_task()
+    plan: Plan = task(Limits(timeout_s=SOLVE_TIMEOUT_S), ProgressObserver())
+    return plan
 
 
 class Entry:
@@ -92,6 +89,7 @@ class GameStore:
         self._lock = threading.Lock()
         self._pictures: dict[str, bytes] = {}
         self.slots = slots
+        self._pool: ProcessPoolExecutor | None = None
 
     def built_in_picture(self, kind: Game) -> bytes:
         """The game's own picture, drawn once per server (drawing it takes a while)."""
@@ -122,6 +120,9 @@ class GameStore:
                 self._games.popitem(last=False)
         return gid, entry
 
+    def __len__(self) -> int:
+        return len(self._games)
+
     def get(self, gid: str) -> Entry:
         with self._lock:
             entry = self._games.get(gid)
@@ -129,6 +130,11 @@ class GameStore:
                 raise KeyError(gid)
             self._games.move_to_end(gid)
             return entry
+
+    def drop(self, gid: str) -> None:
+        """Forget a game its player has left (the page drops its old game for a new one)."""
+        with self._lock:
+            self._games.pop(gid, None)
 
     def create(self, name: str, options: dict[str, Any]) -> tuple[str, Entry]:
         kind = self.kind(name)
@@ -155,20 +161,44 @@ class GameStore:
         assert kind.session is not None
         return self.add(kind, kind.session.from_save(data, "the uploaded save"))
 
+    def close(self) -> None:
+        """Stop the solver processes (the server is shutting down)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
     def plan(self, entry: Entry) -> Plan:
-        """Solve the entry's current position (blocking: call it off the event loop)."""
+        """Solve the entry's current position (blocking: call it off the event loop); a player
+        who follows the last plan (hints, then an auto-solve) gets the rest of it, unsolved."""
         with entry.lock:
             known = entry.rest_of_plan()
         if known is not None:
             return known
-        self.slots.take()
+        plan, history = self._solve(entry)
+        with entry.lock:
+            entry.remember(plan, history)
+        return plan
+
+    def _solve(self, entry: Entry) -> tuple[Plan, list[str]]:
+        """A plan from a solver process, and the history it starts from."""
+        self.slots.take(SOLVE_WAIT_S)
         try:
             with entry.lock:
-                task = entry.game.solve_task()  # type: ignore[no-untyped-call]  # GameSession's, in play/
+                data = entry.game.to_save()
                 history = list(entry.game.history)
-            plan: Plan = task(Limits(timeout_s=SOLVE_TIMEOUT_S), ProgressObserver())
-            with entry.lock:
-                entry.remember(plan, history)
-            return plan
+            with self._lock:
+                if self._pool is None:
+                    self._pool = ProcessPoolExecutor(self.slots.n, mp_context=CTX, initializer=quiet_worker)
+                pool = self._pool
+            try:
+                plan: Plan = pool.submit(plan_of, entry.kind.name, data).result(SOLVE_TIMEOUT_S + POOL_GRACE_S)
+                return plan, history
+            except (BrokenProcessPool, TimeoutError):
+                with self._lock:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise InputError("the solver stopped answering; try again") from None
         finally:
             self.slots.give()

@@ -1,28 +1,43 @@
-"""Watched searches: the engine runs in a worker thread and its observer events travel to
-the page in batches through a bounded queue, so a long search neither freezes the page nor
-grows the server's memory (a full queue makes the engine wait; cancel stops it)."""
+"""Watched searches and their tree exports, each in a worker process (`workers`).
+
+A search's observer events travel to the page in batches: ``["x", id, g, h]`` an
+expansion, ``["g", parent, child, g, h, kind]`` a generation, ``["i", bound]`` a new
+iteration, where ids number the states as they appear.  A batch also carries the text of
+its new states (the first `LABEL_CAP`, for clicking on tree nodes) and, for a domain with a
+`GridView`, their cells on the map.  The first message is the search's header (or its
+error), the last its end: the result and the engine's statistics."""
 
 from __future__ import annotations
 
-import queue
+import random
 import secrets
+import shutil
+import tempfile
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from ..domain import Domain, Param
+from ..domain import Domain, GridView, Param
 from ..errors import InputError
 from ..limits import Limits
 from ..observer import Observer
 from ..plugins import get_domain
-from ..solving import execute, prepare
-from .games import Slots
+from ..solving import Job, execute, prepare
+from .workers import Slots, Worker, WorkerGone, answering
 
-BATCH = 500  # events per message
-MAX_BATCHES = 64  # batches waiting for the page before the engine waits
+BATCH = 500  # events per message, at most
+BATCH_S = 0.1  # a batch waits no longer than this (a slow engine still shows progress)
+LABEL_CAP = 5000  # states whose text is sent (the page draws no bigger tree)
 MAX_EXPANDED = 200_000
 TIMEOUT_S = 120.0
-PUT_WAIT_S = 0.2
+START_S = 60.0  # building a problem may load a pattern database
+DEADLINE_S = START_S + 2 * TIMEOUT_S  # the worker is terminated past this, however slowly it is read
+UNREAD_S = 30.0  # a search whose stream nobody opens within this is stopped (its slot is needed)
+TREE_NODES = 2000  # the tree command's default --max-nodes
 
 
 def _num(x: float | None) -> float | None:
@@ -36,7 +51,8 @@ def offered(dom: Domain) -> list[Param]:
 
 
 def web_options(dom: Domain, options: dict[str, Any]) -> dict[str, Any]:
-    """The page's option values converted to the types the command line gives them."""
+    """The page's option values converted to the types the command line gives them; none may
+    name a file on the server (a text option may take a file name, as Sokoban's level does)."""
     allowed = {p.name: p for p in offered(dom)}
     out: dict[str, Any] = {}
     for name, value in options.items():
@@ -45,6 +61,9 @@ def web_options(dom: Domain, options: dict[str, Any]) -> dict[str, Any]:
         if value in (None, ""):
             continue
         kind = allowed[name].type
+        text = str(value)
+        if kind is str and ("/" in text or "\\" in text or Path(text).exists()):
+            raise InputError(f"option {name!r} cannot name a file on the server (got {value!r}): pick an instance")
         try:
             out[name] = str(value).lower() in ("1", "true", "yes", "on") if kind is bool else kind(value)
         except (TypeError, ValueError):
@@ -52,132 +71,230 @@ def web_options(dom: Domain, options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class Batcher(Observer):
-    """Numbers states as they appear and packs events into lists sent ``BATCH`` at a time:
-    ``["x", id, g, h]`` an expansion, ``["g", parent, child, g, h, kind]`` a generation,
-    ``["i", bound]`` a new iteration."""
+def instance_label(options: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in options.items()) or "default"
 
-    def __init__(self, out: queue.Queue[dict[str, Any]], limits: Limits) -> None:
-        self.out = out
-        self.limits = limits
+
+def instance_options(dom: Domain, index: Any) -> dict[str, Any]:
+    """The options of the domain's own instance number ``index`` (its `check_instances`: the
+    only way a page reaches a file option, such as a bundled map), or none."""
+    if index is None or index == "":
+        return {}
+    known = dom.check_instances()
+    if isinstance(index, bool) or not str(index).isdigit() or int(index) >= len(known):
+        raise InputError(f"{dom.name} has no instance {index!r} (it has {len(known)}: 0 to {len(known) - 1})")
+    return dict(known[int(index)])
+
+
+def whole(doc: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    """``doc[key]`` as a whole number from ``low`` up (numbers above ``high`` are capped by the
+    caller), or ``default`` when absent."""
+    value = doc.get(key)
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit() or int(value) < low:
+        raise InputError(f"{key} must be a whole number from {low} to {high:,} (got {value!r})")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What to search, checked and in plain types (it travels to a worker process).
+
+    ``random_seed`` seeds the worker's `random` before the problem is built, so a domain that
+    draws a random instance (an n-puzzle without a board) draws the same one for both panes
+    and for the tree export."""
+
+    domain: str
+    options: dict[str, Any]
+    engine: str | None
+    heuristic: str | None
+    max_expanded: int
+    random_seed: int
+
+    @classmethod
+    def from_request(cls, doc: dict[str, Any]) -> Spec:
+        options = doc.get("options") or {}
+        if not isinstance(options, dict):
+            raise InputError("options must be a JSON object")
+        dom = get_domain(str(doc.get("domain", "")))
+        base = instance_options(dom, doc.get("instance"))
+        cap = whole(doc, "max_expanded", MAX_EXPANDED, 1, MAX_EXPANDED)
+        return cls(
+            dom.name,
+            {**base, **web_options(dom, options)},
+            str(doc.get("engine") or "") or None,
+            str(doc.get("heuristic") or "") or None,
+            min(cap, MAX_EXPANDED),
+            whole(doc, "random_seed", random.randrange(2**31), 0, 2**63),
+        )
+
+    def job(self) -> Job:
+        random.seed(self.random_seed)
+        return prepare(self.domain, self.options, engine=self.engine, heuristic=self.heuristic)
+
+    def limits(self) -> Limits:
+        return Limits(max_expanded=self.max_expanded, timeout_s=TIMEOUT_S)
+
+
+def header(job: Job, view: GridView | None) -> dict[str, Any]:
+    problem = job.problem
+    grid = None
+    if view is not None:
+        grid = {"rows": list(view.rows), "start": list(view.start), "goals": [list(g) for g in view.goals]}
+    return {
+        "domain": job.domain.name,
+        "engine": job.engine.name,
+        "heuristic": job.heuristic.name if job.heuristic else None,
+        "start": job.domain.describe_state(problem, problem.initial_state()),
+        "grid": grid,
+    }
+
+
+class Batcher(Observer):
+    """Numbers states as they appear and hands events to ``send`` in batches."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], None], describe: Callable[[Any], str], view: GridView | None):
+        self.send = send
+        self.describe = describe
+        self.cell = view.cell if view is not None else None
         self.ids: dict[Any, int] = {}
         self.batch: list[list[Any]] = []
+        self.labels: list[list[Any]] = []
+        self.cells: list[list[int]] = []
+        self.since = time.monotonic()
 
-    def _id(self, state: Any) -> int:
+    def id_of(self, state: Any) -> int:
         found = self.ids.get(state)
         if found is None:
             found = self.ids[state] = len(self.ids)
+            if found < LABEL_CAP:
+                self.labels.append([found, self.describe(state)])
+            if self.cell is not None:
+                self.cells.append([found, *self.cell(state)])
         return found
 
     def expand(self, state: Any, g: float, h: float | None) -> None:
-        self._push(["x", self._id(state), _num(g), _num(h)])
+        self._push(["x", self.id_of(state), _num(g), _num(h)])
 
     def generate(self, parent: Any, action: Any, child: Any, g: float, h: float | None, kind: str) -> None:
-        self._push(["g", self._id(parent), self._id(child), _num(g), _num(h), kind])
+        self._push(["g", self.id_of(parent), self.id_of(child), _num(g), _num(h), kind])
 
     def iteration(self, bound: float) -> None:
         self._push(["i", _num(bound)])
 
     def _push(self, event: list[Any]) -> None:
         self.batch.append(event)
-        if len(self.batch) >= BATCH:
+        if len(self.batch) >= BATCH or time.monotonic() - self.since > BATCH_S:
             self.flush()
 
     def flush(self) -> None:
         if self.batch:
-            send(self.out, {"events": self.batch}, self.limits)
-            self.batch = []
+            message: dict[str, Any] = {"events": self.batch}
+            if self.labels:
+                message["labels"] = self.labels
+            if self.cells:
+                message["cells"] = self.cells
+            self.send(message)
+            self.batch, self.labels, self.cells = [], [], []
+        self.since = time.monotonic()
 
 
-def send(out: queue.Queue[dict[str, Any]], message: dict[str, Any], limits: Limits) -> None:
-    """Put ``message`` in the queue, waiting while it is full unless the search is cancelled."""
-    while not limits.interrupt.is_set():
-        try:
-            out.put(message, timeout=PUT_WAIT_S)
-            return
-        except queue.Full:
-            continue
+def search_worker(spec: Spec, conn: Connection) -> None:
+    """A worker process: the header, the batches, the end (or an error message)."""
+    with answering(conn):
+        job = spec.job()
+        problem = job.problem
+        view = job.domain.grid_view(problem)
+        conn.send({"header": header(job, view)})
+        batcher = Batcher(conn.send, lambda s: job.domain.describe_state(problem, s), view)
+        result = execute(job, spec.limits(), batcher)
+        batcher.flush()
+        end: dict[str, Any] = {
+            "status": result.status,
+            "cost": result.cost,
+            "length": len(result.actions),
+            "actions": [a if isinstance(a, (str, int, float)) else str(a) for a in result.actions],
+            "path": [batcher.ids.get(s) for s in result.states],
+            "stats": result.stats.to_dict(),
+            "guarantee": result.guarantee or job.guarantee,
+        }
+        if view is not None:
+            end["path_cells"] = [list(view.cell(s)) for s in result.states]
+        conn.send({"end": end})
+
+
+def export_worker(spec: Spec, path: Path, conn: Connection) -> None:
+    """A worker process: the tree of the search written to ``path``, as ``searchkit tree`` writes it."""
+    from ..render.job import job_recorder, save_job_tree
+
+    with answering(conn):
+        job = spec.job()
+        recorder = job_recorder(job, TREE_NODES)
+        result = execute(job, spec.limits(), recorder, improve=False)
+        graph = save_job_tree(job, recorder, result, path)
+        conn.send({"nodes": graph.number_of_nodes()})
+
+
+def first_message(worker: Worker, timeout: float, what: str) -> dict[str, Any]:
+    """The worker's first message; its error, a silent end or a timeout as an InputError."""
+    try:
+        message: dict[str, Any] | None = worker.receive(timeout)
+    except WorkerGone:
+        message = {"error": f"the {what} ended without an answer"}
+    if message is None:
+        message = {"error": f"the {what} did not answer within {timeout:g} s"}
+    if "error" in message:
+        worker.stop()
+        raise InputError(message["error"])
+    return message
 
 
 class SearchRun:
-    """One search: started in a thread at once, read by `messages`, stopped by `cancel`."""
+    """One watched search: its worker and its header."""
 
-    def __init__(self, domain: str, options: dict[str, Any], engine: str | None, heuristic: str | None) -> None:
-        options = web_options(get_domain(domain), options)
-        self.job = prepare(domain, options, engine=engine, heuristic=heuristic)  # InputError before any thread
-        self.limits = Limits(max_expanded=MAX_EXPANDED, timeout_s=TIMEOUT_S)
-        self.out: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=MAX_BATCHES)
-        self.done = threading.Event()
-        self.slots: Slots | None = None
-        self.thread = threading.Thread(target=self._run, name="searchkit-serve-search", daemon=True)
-
-    def start(self, slots: Slots) -> None:
-        slots.take()
-        self.slots = slots  # given back when the thread ends
-        self.thread.start()
-
-    def header(self) -> dict[str, Any]:
-        job = self.job
-        start = job.problem.initial_state()
-        return {
-            "domain": job.domain.name,
-            "engine": job.engine.name,
-            "heuristic": job.heuristic.name if job.heuristic else None,
-            "start": job.domain.describe_state(job.problem, start),
-        }
-
-    def _run(self) -> None:
-        batcher = Batcher(self.out, self.limits)
-        try:
-            result = execute(self.job, self.limits, batcher)
-            batcher.flush()
-            end: dict[str, Any] = {
-                "end": {
-                    "status": result.status,
-                    "cost": result.cost,
-                    "length": len(result.actions),
-                    "actions": [a if isinstance(a, (str, int, float)) else str(a) for a in result.actions],
-                    "stats": result.stats.to_dict(),
-                    "guarantee": result.guarantee or self.job.guarantee,
-                }
-            }
-        except InputError as e:
-            end = {"error": str(e)}
-        except Exception as e:  # the page shows it; the server goes on
-            end = {"error": f"{type(e).__name__}: {e}"}
-        finally:
-            if self.slots is not None:
-                self.slots.give()
-        send(self.out, end, self.limits)
-        self.done.set()
-
-    def cancel(self) -> None:
-        self.limits.interrupt.set()
+    def __init__(self, spec: Spec, slots: Slots) -> None:
+        self.worker = Worker(search_worker, (spec,), slots, DEADLINE_S)
+        self.header: dict[str, Any] = first_message(self.worker, START_S, "search")["header"]
+        self.streaming = False  # set when the page opens the stream
 
     def next_message(self) -> dict[str, Any] | None:
         """The next batch or end message, or None if nothing is ready."""
         try:
-            message: dict[str, Any] = self.out.get_nowait()
+            message: dict[str, Any] | None = self.worker.receive()
             return message
-        except queue.Empty:
-            return None
+        except WorkerGone:
+            return {"error": "the search was stopped (cancelled, or out of time)"}
+
+    def cancel(self) -> None:
+        self.worker.stop()
 
 
 class SearchStore:
-    """Running searches by id; a finished one is forgotten once its stream has been read."""
+    """Running searches by id; a search is forgotten (and its worker stopped) once its
+    stream ends or it is cancelled."""
 
     def __init__(self, slots: Slots) -> None:
         self.slots = slots
         self._runs: dict[str, SearchRun] = {}
         self._lock = threading.Lock()
 
-    def start(self, domain: str, options: dict[str, Any], engine: str | None, heuristic: str | None) -> str:
-        run = SearchRun(domain, options, engine, heuristic)
-        run.start(self.slots)
+    def start(self, spec: Spec) -> str:
+        """Start a search and wait for its header (blocking: call it off the event loop)."""
+        run = SearchRun(spec, self.slots)
         sid = secrets.token_urlsafe(12)
         with self._lock:
             self._runs[sid] = run
+        timer = threading.Timer(UNREAD_S, self._forget_unread, args=(sid,))
+        timer.daemon = True
+        timer.start()
         return sid
+
+    def _forget_unread(self, sid: str) -> None:
+        with self._lock:
+            run = self._runs.get(sid)
+        if run is not None and not run.streaming:
+            self.forget(sid)
 
     def get(self, sid: str) -> SearchRun:
         with self._lock:
@@ -188,3 +305,28 @@ class SearchStore:
             run = self._runs.pop(sid, None)
         if run is not None:
             run.cancel()
+
+    def close(self) -> None:
+        """Stop every search (the server is shutting down)."""
+        with self._lock:
+            sids = list(self._runs)
+        for sid in sids:
+            self.forget(sid)
+
+    def running(self) -> int:
+        with self._lock:
+            return len(self._runs)
+
+    def export(self, spec: Spec, suffix: str) -> bytes:
+        """The file ``searchkit tree`` writes for this search (blocking: call it off the event loop)."""
+        folder = Path(tempfile.mkdtemp(prefix="searchkit-tree-"))
+        try:
+            path = folder / f"tree{suffix}"
+            worker = Worker(export_worker, (spec, path), self.slots, DEADLINE_S)
+            try:
+                first_message(worker, DEADLINE_S, "tree export")
+            finally:
+                worker.stop()
+            return path.read_bytes()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)

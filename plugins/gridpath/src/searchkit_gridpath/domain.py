@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from searchkit import Domain, Heuristic, InputError, Instance, Param, Result
+from searchkit import Domain, GridView, Heuristic, InputError, Instance, Param, Result
 
 from .movingai import GridMap, check_cells, check_fits, load_map, load_scen, map_of_scenario
 from .problem import DIRECTION, GridProblem, euclidean, octile
@@ -133,6 +133,14 @@ class GridPathDomain(Domain):
     # -- output ---------------------------------------------------------------------------------
     def state_json(self, problem: GridProblem, state: int) -> list[int]:
         return list(problem.xy(state))
+
+    def grid_view(self, problem: GridProblem) -> GridView:
+        """Each state is a cell: the web app draws the search on the map."""
+        grid = problem.grid
+        rows = tuple(
+            "".join("." if grid.passable(x, y) else "#" for x in range(grid.width)) for y in range(grid.height)
+        )
+        return GridView(rows, problem.start_xy, (problem.goal_xy,), problem.xy)
 
     def format_solution(self, problem: GridProblem, result: Result, options: dict[str, Any]) -> str:
         path = [problem.xy(s) for s in result.states]
