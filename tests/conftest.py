@@ -1,8 +1,19 @@
-"""Shared fixtures for the core tests: an infinite problem that no engine can finish."""
+"""Shared fixtures: an infinite problem that no engine can finish, the web app under a test
+client, and the gridpath tutorial plugin installed as a user would install it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
 import pytest
+
+from searchkit.plugins import get_plugin_manager, registry_changed
+
+GRIDPATH = Path(__file__).parents[1] / "plugins" / "gridpath"  # the tutorial plugin's distribution
 
 
 class Counter:
@@ -36,3 +47,67 @@ class Counter:
 @pytest.fixture
 def counter() -> Counter:
     return Counter()
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    """`searchkit serve`'s app under Starlette's test client, one per test module."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette's note about httpx versions
+        from starlette.testclient import TestClient
+
+        from searchkit.serve.app import build_app
+
+        return TestClient(build_app())
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> Any:
+    """The tutorial plugin pip-installed into a private folder (once a session), on sys.path."""
+    target = tmp_path_factory.mktemp("gridpath-install")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "--no-index",
+            "--target",
+            str(target),
+            str(GRIDPATH),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    sys.path.insert(0, str(target))
+    try:
+        yield target
+    finally:
+        sys.path.remove(str(target))
+
+
+@pytest.fixture
+def gridpath(installed):
+    """The installed package, its hooks registered with searchkit for one test."""
+    import searchkit_gridpath.plugin as plugin
+
+    pm = get_plugin_manager()
+    registered = pm.get_plugin("gridpath") is None
+    if registered:
+        pm.register(plugin, name="gridpath")
+        registry_changed()
+    try:
+        import searchkit_gridpath
+        import searchkit_gridpath.domain  # noqa: F401 - the modules the tests reach through the package
+        import searchkit_gridpath.inversions  # noqa: F401
+        import searchkit_gridpath.jps  # noqa: F401
+
+        yield searchkit_gridpath
+    finally:
+        if registered:
+            pm.unregister(name="gridpath")
+            registry_changed()

@@ -23,62 +23,9 @@ from pathlib import Path
 import pytest
 
 from searchkit import InputError, dijkstra, replay
-from searchkit.plugins import get_plugin_manager, registry_changed
 
 ROOT = Path(__file__).parents[1]
-PLUGIN = ROOT / "plugins" / "gridpath"
 SQRT2 = math.sqrt(2)
-
-
-@pytest.fixture(scope="session")
-def installed(tmp_path_factory) -> Path:
-    target = tmp_path_factory.mktemp("gridpath-install")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--no-deps",
-            "--no-build-isolation",
-            "--quiet",
-            "--no-index",
-            "--target",
-            str(target),
-            str(PLUGIN),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    sys.path.insert(0, str(target))
-    try:
-        yield target
-    finally:
-        sys.path.remove(str(target))
-
-
-@pytest.fixture
-def gridpath(installed):
-    """The installed package, its hooks registered with searchkit for one test."""
-    import searchkit_gridpath.plugin as plugin
-
-    pm = get_plugin_manager()
-    registered = pm.get_plugin("gridpath") is None
-    if registered:
-        pm.register(plugin, name="gridpath")
-        registry_changed()
-    try:
-        import searchkit_gridpath
-        import searchkit_gridpath.domain  # noqa: F401 - the modules the tests reach through the package
-        import searchkit_gridpath.inversions  # noqa: F401
-        import searchkit_gridpath.jps  # noqa: F401
-
-        yield searchkit_gridpath
-    finally:
-        if registered:
-            pm.unregister(name="gridpath")
-            registry_changed()
 
 
 def run(installed: Path, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

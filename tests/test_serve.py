@@ -12,7 +12,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app as build_cli
-from searchkit.serve.app import MAX_UPLOAD, build_app
+from searchkit.serve.app import MAX_UPLOAD
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's note about httpx versions
@@ -20,13 +20,6 @@ with warnings.catch_warnings():
 
 BOARD = "1 2 3 4 5 6 0 7 8"
 COUNTERS = ("expanded", "generated", "duplicates", "reopened", "max_frontier", "stored", "iterations", "limit_reason")
-
-
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return TestClient(build_app())
 
 
 def new_game(client: TestClient, **options: object) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_gridpath import gridpath, installed, run  # noqa: F401, E402 - fixtures: the tutorial plugin, installed
+from test_gridpath import run  # noqa: E402
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app as build_cli

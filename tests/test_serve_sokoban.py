@@ -12,7 +12,7 @@ from searchkit_sokoban.levels import bundled_text, parse_levels
 
 from searchkit.play import read_save
 from searchkit.serve import games
-from searchkit.serve.app import MAX_UPLOAD, build_app
+from searchkit.serve.app import MAX_UPLOAD
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's note about httpx versions
@@ -21,13 +21,6 @@ with warnings.catch_warnings():
 # a box left of its goal; the player walks right twice along the bottom and pushes up
 SMALL = "#####\n#.  #\n#$  #\n#@  #\n#####\n"
 CORNERED = "#####\n#$ .#\n# @ #\n#####\n"  # the box is in a corner off its goal: never solvable
-
-
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return TestClient(build_app())
 
 
 def new_game(client: TestClient, **options: object) -> dict:

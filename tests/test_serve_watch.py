@@ -13,7 +13,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from test_gridpath import gridpath, installed, run  # noqa: F401 - fixtures: the tutorial plugin, installed
+from test_gridpath import run
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app as build_cli

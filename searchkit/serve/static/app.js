@@ -100,16 +100,20 @@ document.addEventListener("keydown", (ev) => {
   ev.preventDefault();
   move({ direction: dir });
 });
-let touch = null;
-$("board").addEventListener("touchstart", (ev) => { const t = ev.touches[0]; touch = [t.clientX, t.clientY]; }, { passive: true });
-$("board").addEventListener("touchend", (ev) => {
-  if (!touch) return;
-  const t = ev.changedTouches[0], dx = t.clientX - touch[0], dy = t.clientY - touch[1];
-  touch = null;
-  if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;  // a tap: the click handler moves
-  ev.preventDefault();
-  move({ direction: Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up") });
-});
+// a swipe on ``el`` calls ``go(direction)`` ("up", "down", "left", "right"); a tap is left to the click handler
+function onSwipe(el, go) {
+  let touch = null;
+  el.addEventListener("touchstart", (ev) => { const t = ev.touches[0]; touch = [t.clientX, t.clientY]; }, { passive: true });
+  el.addEventListener("touchend", (ev) => {
+    if (!touch) return;
+    const t = ev.changedTouches[0], dx = t.clientX - touch[0], dy = t.clientY - touch[1];
+    touch = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;
+    ev.preventDefault();
+    go(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));
+  });
+}
+onSwipe($("board"), (direction) => move({ direction }));
 for (const name of ["undo", "redo", "restart"]) {
   $(name).addEventListener("click", async () => { if (game && !solving) show(await api("POST", `/api/games/${game.id}/${name}`)); });
 }

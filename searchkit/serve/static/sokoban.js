@@ -213,16 +213,7 @@
     const c = Math.floor(((ev.clientX - r.left) / r.width) * st.width), row = Math.floor(((ev.clientY - r.top) / r.height) * st.height);
     move({ cell: row * st.width + c }).catch(() => {});
   });
-  let touch = null;
-  $("sk-board").addEventListener("touchstart", (ev) => { const t = ev.touches[0]; touch = [t.clientX, t.clientY]; }, { passive: true });
-  $("sk-board").addEventListener("touchend", (ev) => {
-    if (!touch) return;
-    const t = ev.changedTouches[0], dx = t.clientX - touch[0], dy = t.clientY - touch[1];
-    touch = null;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;  // a tap: the click handler moves
-    ev.preventDefault();
-    move({ direction: Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up") }).catch(() => {});
-  });
+  onSwipe($("sk-board"), (direction) => move({ direction }).catch(() => {}));
   for (const name of ["undo", "redo", "restart"]) {
     $(`sk-${name}`).addEventListener("click", async () => {
       if (!S.state || S.busy) return;
