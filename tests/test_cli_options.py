@@ -384,6 +384,10 @@ def table() -> dict[tuple[str, str], object]:
             o: "tests/test_serve.py::test_serve_command_binds_loopback_and_says_so"
             for o in ("--host", "--port", "--open")
         },
+        "serve-loadtest": {
+            o: "tests/test_serve_load.py"
+            for o in ("--clients", "--duration", "--url", "--think-ms", "--p95-target", "--seed", "--json")
+        },
     }
     for command, options in elsewhere.items():
         for option, where in options.items():

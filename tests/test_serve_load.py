@@ -17,9 +17,10 @@ from searchkit.serve.loadtest import percentile
 def test_three_players_for_five_seconds() -> None:
     # the latency target is loose here: the suite may share the machine with anything
     args = ["serve-loadtest", "--clients", "3", "--duration", "5", "--json", "--p95-target", "5000"]
-    done = CliRunner().invoke(build_cli(), args)
+    done = CliRunner().invoke(build_cli(), [*args, "--think-ms", "20", "--seed", "7"])
     doc = json.loads(done.stdout)
     assert done.exit_code == 0, doc
+    assert (doc["clients"], doc["think_ms"], doc["seed"]) == (3, 20, 7) and 5 <= doc["duration_s"] < 30
     assert doc["errors"] == 0 and doc["lost_saves"] == 0 and doc["saves"] > 0
     assert doc["games"] >= 3 and doc["moves"] > 20 and doc["requests"] > doc["moves"]
     assert 0 < doc["move_p50_ms"] <= doc["move_p95_ms"] <= doc["move_max_ms"]

@@ -244,6 +244,7 @@ def run_load(url: str, clients: int, duration: float, think_s: float, seed: int)
         "clients": clients,
         "duration_s": round(elapsed, 1),
         "think_ms": round(think_s * 1000),
+        "seed": seed,
         "requests": tally.requests,
         "requests_per_s": round(tally.requests / elapsed, 1),
         "errors": sum(tally.errors.values()),
