@@ -30,6 +30,8 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .advisors import advised
 from .board import INF, bits, flood
+from .corral_search import CorralProver
+from .diagonal import ClosedDiagonal
 from .features import Cell, Features
 from .heuristics import NEAREST
 from .incremental import NearestDelta
@@ -38,6 +40,8 @@ from .problem import Push, SokobanProblem
 MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core checks every 1024 cheap ones)
+
+DEAD = Cell(-1, -1, -1)  # the cell of a position proved dead when generated (never opened)
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]
@@ -63,6 +67,8 @@ class MacroMoves:
     def __init__(self, problem: SokobanProblem):
         self.problem = problem
         self.board = problem.board
+        # closed diagonals are frozen boxes in a wider sense: off with the freeze test
+        self.diagonal = ClosedDiagonal(problem.board) if problem.pruning.freeze else None
 
     def region(self, boxes: int, player: int) -> int:
         b = self.board
@@ -75,6 +81,7 @@ class MacroMoves:
         w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
         keeps_region = board.keeps_region
         dead_after_push = self.problem.pruning.dead_after_push
+        diagonal = self.diagonal
         out: list[tuple[Macro, State, int]] = []
         for src in bits(movable):
             others = boxes ^ (1 << src)
@@ -91,6 +98,8 @@ class MacroMoves:
                             continue
                         nboxes = others | 1 << dst
                         if dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None:
+                            continue
+                        if diagonal is not None and diagonal.dead(dst, nboxes, pos):
                             continue
                         cfree = free & ~(1 << dst)
                         # the region before the push, less the box's new square, mostly stays joined
@@ -168,6 +177,7 @@ def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observ
     features = Features(board)
     macros = MacroMoves(problem)
     pruning = problem.pruning
+    prover = CorralProver(board, pruning.dead_squares) if pruning.corral else None
     estimate = problem.heuristic
 
     def h_of(state: State) -> float:
@@ -221,6 +231,9 @@ def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observ
             else:
                 h = delta.child(macro[0].square, macro[-1].square + board.offsets[macro[-1].direction], child[1])
             if h >= INF:
+                continue
+            if prover is not None and prover.dead(child[0], region):
+                parents[child] = (None, (), DEAD)  # met again, it counts as a duplicate
                 continue
             cell = features.cell(child[0], region)
             parents[child] = (state, macro, cell)
