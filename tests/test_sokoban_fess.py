@@ -71,3 +71,33 @@ def test_too_large_or_moves_is_an_input_error(monkeypatch):
     monkeypatch.undo()
     with pytest.raises(InputError, match="pushes"):
         sokoban_fess(problem("microban:1", optimize="moves"))
+
+
+@pytest.mark.parametrize("level", ["xsokoban:1", "xsokoban:4", "microban:144"])
+def test_incremental_ratings_match_the_plain_ones(level):
+    """The per-move nearest-goal sum and the connectivity counted beside the player's region
+    agree with the bound and the features computed afresh, two macro levels deep."""
+    from searchkit_sokoban.incremental import NearestDelta
+
+    p = problem(level)
+    board = p.board
+    features = Features(board)
+    macros = fess.MacroMoves(p)
+    delta = NearestDelta(board, p._near)
+    states = [p.initial_state()]
+    checked = 0
+    for _depth in range(2):
+        nxt = []
+        for boxes, player in states[:6]:
+            delta.parent(boxes)
+            reach = macros.region(boxes, player)
+            for macro, child, region in macros.moves(boxes, reach, boxes):
+                assert region == macros.region(*child)
+                last = macro[-1]
+                h = delta.child(macro[0].square, last.square + board.offsets[last.direction], child[1])
+                assert h == p.heuristic(child)
+                assert features.cell(child[0], region) == features.cell(child[0])
+                nxt.append(child)
+                checked += 1
+        states = nxt
+    assert checked > 20

@@ -19,6 +19,8 @@ from typing import NamedTuple
 from .board import Board, flood
 from .packing import Packing
 
+MEMO_SIZE = 1 << 16  # remembered walled-off areas before starting afresh
+
 
 class Cell(NamedTuple):
     """The features of a position (the key of its cell)."""
@@ -36,9 +38,19 @@ class Features:
         packing = Packing(board)
         # layers in filling order: the last layer of `Packing` is filled first
         self.order: list[int] = list(reversed(packing.layers)) if packing.ordered else [board.goals]
+        # the search meets the same goal fillings and the same walled-off areas again and again
+        self._packed: dict[int, tuple[int, int]] = {}
+        self._pockets: dict[int, int] = {}
 
     def packed(self, boxes: int) -> tuple[int, int]:
-        """``(packed, out_of_plan)`` for ``boxes``."""
+        """``(packed, out_of_plan)`` for ``boxes`` (remembered by the boxes on goals)."""
+        on_goals = boxes & self.board.goals
+        known = self._packed.get(on_goals)
+        if known is None:
+            known = self._packed[on_goals] = self._count_packed(on_goals)
+        return known
+
+    def _count_packed(self, boxes: int) -> tuple[int, int]:
         count = 0
         order = self.order
         for i, layer in enumerate(order):
@@ -51,17 +63,27 @@ class Features:
                 return count, (boxes & later).bit_count()
         return count, 0
 
-    def connectivity(self, boxes: int) -> int:
-        """The number of regions of floor without boxes."""
-        board = self.board
-        free = board.floor & ~boxes
+    def connectivity(self, boxes: int, reach: int = 0) -> int:
+        """The number of regions of floor without boxes; ``reach``, when known, is one of them
+        (the player's, which the macro search has flooded already): only the rest is counted."""
+        free = self.board.floor & ~boxes & ~reach
+        known = self._pockets.get(free)
+        if known is None:
+            if len(self._pockets) >= MEMO_SIZE:
+                self._pockets.clear()
+            known = self._pockets[free] = self._regions(free)
+        return known + (1 if reach else 0)
+
+    def _regions(self, free: int) -> int:
+        w = self.board.width
         regions = 0
         while free:
-            region = flood(free & -free, free, board.width)
+            region = flood(free & -free, free, w)
             free &= ~region
             regions += 1
         return regions
 
-    def cell(self, boxes: int) -> Cell:
+    def cell(self, boxes: int, reach: int = 0) -> Cell:
+        """The cell of ``boxes``; ``reach``: the player's region if known (see `connectivity`)."""
         packed, out = self.packed(boxes)
-        return Cell(packed, self.connectivity(boxes), out)
+        return Cell(packed, self.connectivity(boxes, reach), out)

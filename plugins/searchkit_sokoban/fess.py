@@ -30,12 +30,18 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .advisors import advised
 from .board import INF, bits, flood
+from .corral_search import CorralProver
+from .diagonal import ClosedDiagonal
 from .features import Cell, Features
+from .heuristics import NEAREST
+from .incremental import NearestDelta
 from .problem import Push, SokobanProblem
 
 MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core checks every 1024 cheap ones)
+
+DEAD = Cell(-1, -1, -1)  # the cell of a position proved dead when generated (never opened)
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]
@@ -61,41 +67,55 @@ class MacroMoves:
     def __init__(self, problem: SokobanProblem):
         self.problem = problem
         self.board = problem.board
+        # closed diagonals are frozen boxes in a wider sense: off with the freeze test
+        self.diagonal = ClosedDiagonal(problem.board) if problem.pruning.freeze else None
 
     def region(self, boxes: int, player: int) -> int:
         b = self.board
         return flood(1 << player, b.floor & ~boxes, b.width)
 
-    def moves(self, boxes: int, reach: int, movable: int) -> list[tuple[Macro, State]]:
-        """``(pushes, child)`` for every position one box of ``movable`` can be pushed to."""
+    def moves(self, boxes: int, reach: int, movable: int) -> list[tuple[Macro, State, int]]:
+        """``(pushes, child, region)`` for every position one box of ``movable`` can be pushed
+        to, ``region`` the player's squares there."""
         board = self.board
         w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
+        keeps_region = board.keeps_region
         dead_after_push = self.problem.pruning.dead_after_push
-        out: list[tuple[Macro, State]] = []
+        diagonal = self.diagonal
+        out: list[tuple[Macro, State, int]] = []
         for src in bits(movable):
             others = boxes ^ (1 << src)
             free = floor & ~others
-            start = (src, reach)
-            seen: dict[tuple[int, int], Macro] = {}
+            seen: set[tuple[int, int]] = set()
             frontier: list[tuple[int, int, Macro]] = [(src, reach, ())]
             while frontier:
                 nxt: list[tuple[int, int, Macro]] = []
                 for pos, region, path in frontier:
+                    low = 1 << pos
                     for k, o in enumerate(offs):
                         dst = pos + o
-                        if not (region >> (pos - o) & 1 and free >> dst & 1):
+                        if dst == src or not (region >> (pos - o) & 1 and free >> dst & 1):
                             continue
                         nboxes = others | 1 << dst
                         if dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None:
                             continue
-                        cregion = flood(1 << pos, floor & ~nboxes, w)
-                        key = (dst, (cregion & -cregion).bit_length() - 1)
-                        if key in seen or key[0] == start[0]:
+                        if diagonal is not None and diagonal.dead(dst, nboxes, pos):
                             continue
+                        cfree = free & ~(1 << dst)
+                        # the region before the push, less the box's new square, mostly stays joined
+                        if not (region >> dst & 1):
+                            cregion = flood(region | low, cfree, w)
+                        elif keeps_region(dst, cfree):
+                            cregion = flood((region ^ (1 << dst)) | low, cfree, w)
+                        else:
+                            cregion = flood(low, cfree, w)
+                        key = (dst, (cregion & -cregion).bit_length() - 1)
+                        if key in seen:
+                            continue
+                        seen.add(key)
                         macro = (*path, Push(pos, k, w))
-                        seen[key] = macro
                         nxt.append((dst, cregion, macro))
-                        out.append((macro, (nboxes, key[1])))
+                        out.append((macro, (nboxes, key[1]), cregion))
                 frontier = nxt
         return out
 
@@ -157,10 +177,14 @@ def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observ
     features = Features(board)
     macros = MacroMoves(problem)
     pruning = problem.pruning
+    prover = CorralProver(board, pruning.dead_squares) if pruning.corral else None
     estimate = problem.heuristic
 
     def h_of(state: State) -> float:
         return 0.0 if estimate is None else estimate(state)
+
+    # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
+    delta = NearestDelta(board, problem._near) if _plain_nearest(problem) else None
 
     parents: dict[State, tuple[State | None, Macro, Cell]] = {start: (None, (), features.cell(start[0]))}
     opened = Open()
@@ -195,15 +219,23 @@ def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observ
         children: list[tuple[Macro, State, Cell, float]] = []
         # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
         movable = boxes if barrier is None else barrier
-        for macro, child in macros.moves(boxes, reach, movable):
+        if delta is not None:
+            delta.parent(boxes)
+        for macro, child, region in macros.moves(boxes, reach, movable):
             generated += 1
             if child in parents:
                 duplicates += 1
                 continue
-            h = h_of(child)
+            if delta is None:
+                h = h_of(child)
+            else:
+                h = delta.child(macro[0].square, macro[-1].square + board.offsets[macro[-1].direction], child[1])
             if h >= INF:
                 continue
-            cell = features.cell(child[0])
+            if prover is not None and prover.dead(child[0], region):
+                parents[child] = (None, (), DEAD)  # met again, it counts as a duplicate
+                continue
+            cell = features.cell(child[0], region)
             parents[child] = (state, macro, cell)
             if problem.is_goal(child):
                 path = _path(problem, parents, child)
@@ -222,6 +254,13 @@ def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observ
         for i, (_macro, child, cell, h) in enumerate(children):
             best_packed = max(best_packed, cell.packed)
             opened.add(cell, weight + (0 if i in chosen else 1), h, child)
+
+
+def _plain_nearest(problem: SokobanProblem) -> bool:
+    """True when the problem's heuristic is its own nearest-goal bound (no packing guide, no
+    other plugin's estimate), which `NearestDelta` computes the same."""
+    own = getattr(problem.heuristic, "__func__", None) is SokobanProblem.heuristic
+    return own and problem.h_name == NEAREST and problem.packing is None and problem._near is not None
 
 
 def _path(problem: SokobanProblem, parents: dict, goal: State) -> tuple[list, list, int]:

@@ -1,0 +1,101 @@
+"""Corral deadlocks proved by a small search: the player can never get into a walled-off area.
+
+Why: PI-corral pruning (`corral`) calls a corral dead only when no push can enter it now;
+large levels also make corrals whose boxes can be pushed about outside but never so that
+the area opens (closed diagonals of boxes round an empty square, boxes jammed in a row
+against a wall).  For one unreachable area, its barrier (the boxes beside it) alone is
+searched: every other box is taken off the board, which only makes pushing easier, so when
+even then no push sequence lets the player into the area or puts every barrier box on a
+goal, the real position is dead too.  The search counts a sub-position as dead only by
+rules that hold with boxes missing: a dead square, or a frozen group with a box off goal.
+It stops at `MAX_NODES` positions or `MAX_BOXES` barrier boxes and then says "alive".
+"""
+
+from __future__ import annotations
+
+from .board import INF, bits, flood
+from .deadlocks import frozen_group
+
+MAX_BOXES = 8  # barrier boxes searched; larger corrals are left to the main search
+MAX_NODES = 300  # sub-positions per proof
+MEMO_SIZE = 1 << 15  # remembered verdicts before starting afresh
+
+
+class CorralProver:
+    """``dead(boxes, reach)``: True when some unreachable area can provably never be entered."""
+
+    def __init__(self, board, dead_squares: bool = True):
+        self.board = board
+        self.dead_squares = dead_squares
+        self.memo: dict[tuple[int, int, int], bool] = {}
+
+    def dead(self, boxes: int, reach: int) -> bool:
+        board = self.board
+        floor, w = board.floor, board.width
+        unreach = floor & ~boxes & ~reach
+        while unreach:
+            area = flood(unreach & -unreach, unreach, w)
+            unreach &= ~area
+            barrier = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & boxes
+            if barrier.bit_count() > MAX_BOXES:
+                continue
+            # the verdict depends on where the player is, with only the barrier in the way
+            region = flood(reach, floor & ~barrier, w)
+            key = (barrier, area, _low(region))
+            verdict = self.memo.get(key)
+            if verdict is None:
+                if len(self.memo) >= MEMO_SIZE:
+                    self.memo.clear()
+                verdict = self.memo[key] = self._sealed(barrier, area, region)
+            if verdict:
+                return True
+        return False
+
+    def _sealed(self, boxes: int, area: int, start_region: int) -> bool:
+        """True when no push sequence of ``boxes`` alone (the player starting anywhere in
+        ``start_region``) lets the player into ``area`` or puts every box on a goal."""
+        board = self.board
+        floor, w, goals = board.floor, board.width, board.goals
+        offs, side_comp = board.offsets, board.side_comp
+        if start_region & area or not boxes & ~goals:
+            return False
+        seen = {(boxes, _low(start_region))}
+        frontier = [(boxes, start_region)]
+        while frontier:
+            nxt = []
+            for sboxes, region in frontier:
+                free = floor & ~sboxes
+                for src in bits(sboxes):
+                    low = 1 << src
+                    for k, o in enumerate(offs):
+                        dst = src + o
+                        if not (region >> (src - o) & 1 and free >> dst & 1):
+                            continue
+                        nboxes = sboxes ^ low ^ (1 << dst)
+                        if self._dead(dst, side_comp[dst][k ^ 1], nboxes):
+                            continue
+                        cregion = flood(low, floor & ~nboxes, w)
+                        if cregion & area or not nboxes & ~goals:
+                            return False  # the area opens, or the barrier can all stand on goals
+                        key = (nboxes, _low(cregion))
+                        if key in seen:
+                            continue
+                        if len(seen) >= MAX_NODES:
+                            return False  # no proof within the budget
+                        seen.add(key)
+                        nxt.append((nboxes, cregion))
+            frontier = nxt
+        return True
+
+    def _dead(self, dst: int, side: int, boxes: int) -> bool:
+        """Dead with boxes missing: a dead square, or a frozen group with a box off goal (the
+        goals sealed off by boxes frozen on goals need all the boxes: not used here)."""
+        board = self.board
+        if self.dead_squares and board.nearest[dst][side] >= INF:
+            return True
+        group = frozen_group(dst, boxes, board.is_wall, board.is_dead, board.width, set())
+        return group is not None and any(not board.is_goal[b] for b in group)
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1

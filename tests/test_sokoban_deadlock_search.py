@@ -1,0 +1,146 @@
+"""Closed diagonal deadlocks (`diagonal`) and corral deadlocks proved by search (`corral_search`).
+
+Both must be sound: on tiny levels whose whole push graph is enumerated (the oracle of
+`test_sokoban_deadlocks`) neither flags a solvable position, and neither flags any position
+along solutions of Microban levels.  Hand-made boards check that they fire where the other
+detectors are silent, and stay silent on near misses.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from searchkit_sokoban.board import bits, flood
+from searchkit_sokoban.corral_search import CorralProver
+from searchkit_sokoban.diagonal import ClosedDiagonal
+from searchkit_sokoban.levels import bundled_text, parse_levels
+from searchkit_sokoban.problem import SokobanProblem
+from test_sokoban_deadlocks import TINY, space
+
+from searchkit import Limits
+from searchkit.solving import execute, prepare
+
+# the empty square under the player's corridor is closed by walls and three boxes, none of
+# which can move while it stays closed (the box beside it would go into a corner)
+DIAGONAL_DEAD = """\
+  ####
+ ##@ #
+## $.##
+# $$  #
+# . . #
+###   #
+  #####"""
+# near misses: one box lower (nothing is closed), or the player inside the closed square
+DIAGONAL_OPEN = """\
+  ####
+ ##  #
+## $.##
+#  $  #
+# .$. #
+###  @#
+  #####"""
+DIAGONAL_PLAYER_INSIDE = """\
+  ####
+ ##  #
+##@$.##
+# $$  #
+# . . #
+###   #
+  #####"""
+# the goal above the two boxes can be filled by one of them, but the player never gets there
+# to leave the other on a goal: no push opens the area (PI-corral pruning sees pushes in)
+CORRAL_DEAD = """\
+####
+# .#
+#$$###
+#+   #
+#    #
+#  ###
+####"""
+CORRAL_OPEN = """\
+####
+# .#
+#$ ###
+#+$  #
+#    #
+#  ###
+####"""
+
+
+# the first Microban levels with at most 6 boxes (the 8-box checkerboard takes a minute)
+ENUMERATED = TINY + [
+    t for t in (lv.text() for lv in parse_levels(bundled_text("microban"))[:12]) if t.count("$") + t.count("*") <= 6
+]
+
+
+@cache
+def enumerated(text: str):
+    return space(text)
+
+
+def verdicts(text: str) -> tuple[bool, bool, bool, object]:
+    """(solvable, closed diagonal, corral proof, what the older detectors say) for the start."""
+    board, states, dist = space(text)
+    boxes, player = states[0]
+    reach = flood(1 << player, board.floor & ~boxes, board.width)
+    diagonal = ClosedDiagonal(board)
+    diag = any(diagonal.dead(x, boxes, board.player_start) for x in bits(boxes))
+    corral = CorralProver(board).dead(boxes, reach)
+    older = SokobanProblem(board, "matching").pruning.dead_end(boxes, board.player_start)
+    return states[0] in dist, diag, corral, older
+
+
+def test_a_closed_diagonal_is_dead_where_the_older_detectors_are_silent():
+    assert verdicts(DIAGONAL_DEAD) == (False, True, False, None)
+
+
+@pytest.mark.parametrize("text", [DIAGONAL_OPEN, DIAGONAL_PLAYER_INSIDE])
+def test_near_misses_of_a_closed_diagonal_are_alive(text):
+    assert verdicts(text) == (True, False, False, None)
+
+
+def test_a_corral_no_push_sequence_opens_is_dead():
+    assert verdicts(CORRAL_DEAD) == (False, False, True, None)
+
+
+def test_a_corral_that_a_push_opens_is_alive():
+    assert verdicts(CORRAL_OPEN) == (True, False, False, None)
+
+
+@pytest.mark.parametrize("text", ENUMERATED)
+def test_neither_flags_a_solvable_position(text):
+    board, states, dist = enumerated(text)
+    diagonal, prover = ClosedDiagonal(board), CorralProver(board)
+    for boxes, player in states:
+        reach = flood(1 << player, board.floor & ~boxes, board.width)
+        flagged = prover.dead(boxes, reach) or any(diagonal.dead(x, boxes, player) for x in bits(boxes))
+        assert not flagged or (boxes, player) not in dist, "\n".join(board.render(boxes, player))
+
+
+def test_they_find_deadlocks_the_older_detectors_miss():
+    """Over the enumerated levels, some dead positions are caught by these alone."""
+    found = 0
+    for text in ENUMERATED:
+        board, states, dist = enumerated(text)
+        diagonal, prover = ClosedDiagonal(board), CorralProver(board)
+        older = SokobanProblem(board, "matching").pruning
+        for boxes, player in states:
+            if (boxes, player) in dist or older.dead_end(boxes, player) is not None:
+                continue
+            reach = flood(1 << player, board.floor & ~boxes, board.width)
+            found += prover.dead(boxes, reach) or any(diagonal.dead(x, boxes, player) for x in bits(boxes))
+    assert found >= 10
+
+
+@pytest.mark.parametrize("number", range(1, 156, 14))
+def test_no_position_along_a_microban_solution_is_flagged(number):
+    job = prepare("sokoban", {"level_file": f"microban:{number}"})
+    result = execute(job, Limits(timeout_s=20))
+    assert result.solved
+    board = job.problem.board
+    diagonal, prover = ClosedDiagonal(board), CorralProver(board)
+    for boxes, player in result.states:
+        reach = flood(1 << player, board.floor & ~boxes, board.width)
+        assert not prover.dead(boxes, reach)
+        assert not any(diagonal.dead(x, boxes, player) for x in bits(boxes))
