@@ -122,6 +122,7 @@ def test_a_level_the_solver_cannot_do_in_the_limit_says_so(client: TestClient, m
         [],
         0.01,
     )
+    assert plan["stats"]["elapsed_s"] < 5  # the limit reached the solver process
 
 
 def test_a_pasted_lurd_replays_from_the_start_or_is_refused_naming_the_move(client: TestClient) -> None:

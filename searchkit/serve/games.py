@@ -30,12 +30,13 @@ POOL_GRACE_S = 30.0  # a worker's first solve imports the plugins
 SOLVE_WAIT_S = 10.0  # a hint waits this long for a free slot before the page hears "busy"
 
 
-def plan_of(game: str, data: SaveData) -> Plan:
-    """In a worker process: the game rebuilt from its save, its position solved."""
+def plan_of(game: str, data: SaveData, timeout_s: float) -> Plan:
+    """In a worker process: the game rebuilt from its save, its position solved within
+    ``timeout_s`` (passed, not read here: a worker has its own copy of this module)."""
     session = games()[game].session
     assert session is not None
     task = session.from_save(data, "the game").solve_task()
-    plan: Plan = task(Limits(timeout_s=SOLVE_TIMEOUT_S), ProgressObserver())
+    plan: Plan = task(Limits(timeout_s=timeout_s), ProgressObserver())
     return plan
 
 
@@ -192,7 +193,8 @@ class GameStore:
                     self._pool = ProcessPoolExecutor(self.slots.n, mp_context=CTX, initializer=quiet_worker)
                 pool = self._pool
             try:
-                plan: Plan = pool.submit(plan_of, entry.kind.name, data).result(SOLVE_TIMEOUT_S + POOL_GRACE_S)
+                limit = SOLVE_TIMEOUT_S
+                plan: Plan = pool.submit(plan_of, entry.kind.name, data, limit).result(limit + POOL_GRACE_S)
                 return plan, history
             except (BrokenProcessPool, TimeoutError):
                 with self._lock:
