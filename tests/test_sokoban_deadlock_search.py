@@ -93,7 +93,8 @@ def verdicts(text: str) -> tuple[bool, bool, bool, object]:
 
 
 def test_a_closed_diagonal_is_dead_where_the_older_detectors_are_silent():
-    assert verdicts(DIAGONAL_DEAD) == (False, True, False, None)
+    # the corral proof sees it too: the barrier with the box jammed beside it cannot move
+    assert verdicts(DIAGONAL_DEAD) == (False, True, True, None)
 
 
 @pytest.mark.parametrize("text", [DIAGONAL_OPEN, DIAGONAL_PLAYER_INSIDE])

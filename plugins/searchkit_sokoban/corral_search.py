@@ -3,10 +3,11 @@
 Why: PI-corral pruning (`corral`) calls a corral dead only when no push can enter it now;
 large levels also make corrals whose boxes can be pushed about outside but never so that
 the area opens (closed diagonals of boxes round an empty square, boxes jammed in a row
-against a wall).  For one unreachable area, its barrier (the boxes beside it) alone is
-searched: every other box is taken off the board, which only makes pushing easier, so when
-even then no push sequence lets the player into the area or puts every barrier box on a
-goal, the real position is dead too.  The search counts a sub-position as dead only by
+against a wall).  For one unreachable area, its barrier (the boxes beside it) and the boxes
+next to the barrier (ring by ring, up to `MAX_BOXES`) are searched: every other box is
+taken off the board, and so is a box as soon as it is pushed off the area's rim, which
+only makes pushing easier, so when even then no push sequence lets the player into the
+area or puts every box left on a goal, the real position is dead too.  The search counts a sub-position as dead only by
 rules that hold with boxes missing: a dead square, or a frozen group with a box off goal.
 It stops at `MAX_NODES` positions or `MAX_BOXES` barrier boxes and then says "alive".
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from .board import INF, bits, flood
 from .deadlocks import frozen_group
 
-MAX_BOXES = 8  # barrier boxes searched; larger corrals are left to the main search
+MAX_BOXES = 8  # boxes searched (barrier and neighbours); larger corrals are left to the main search
 MAX_NODES = 300  # sub-positions per proof
 MEMO_SIZE = 1 << 15  # remembered verdicts before starting afresh
 
@@ -39,6 +40,7 @@ class CorralProver:
             barrier = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & boxes
             if barrier.bit_count() > MAX_BOXES:
                 continue
+            barrier = _with_neighbours(barrier, boxes, w)
             # the verdict depends on where the player is, with only the barrier in the way
             region = flood(reach, floor & ~barrier, w)
             key = (barrier, area, _low(region))
@@ -59,6 +61,9 @@ class CorralProver:
         offs, side_comp = board.offsets, board.side_comp
         if start_region & area or not boxes & ~goals:
             return False
+        # a box pushed off the area's rim is taken off the board (a box less only makes
+        # pushing easier): the proof is about the rim, and the search stays small
+        rim = area | (area << 1) | (area >> 1) | (area << w) | (area >> w)
         seen = {(boxes, _low(start_region))}
         frontier = [(boxes, start_region)]
         while frontier:
@@ -74,6 +79,8 @@ class CorralProver:
                         nboxes = sboxes ^ low ^ (1 << dst)
                         if self._dead(dst, side_comp[dst][k ^ 1], nboxes):
                             continue
+                        if not rim >> dst & 1:
+                            nboxes ^= 1 << dst
                         cregion = flood(low, floor & ~nboxes, w)
                         if cregion & area or not nboxes & ~goals:
                             return False  # the area opens, or the barrier can all stand on goals
@@ -95,6 +102,20 @@ class CorralProver:
             return True
         group = frozen_group(dst, boxes, board.is_wall, board.is_dead, board.width, set())
         return group is not None and any(not board.is_goal[b] for b in group)
+
+
+def _with_neighbours(barrier: int, boxes: int, w: int) -> int:
+    """``barrier`` grown by the boxes next to it, ring by ring, while it has at most
+    `MAX_BOXES`: a box that jams a barrier box (two boxes in a row against a wall) is
+    needed for the proof, and any subset of the boxes keeps it sound."""
+    while True:
+        ring = ((barrier << 1) | (barrier >> 1) | (barrier << w) | (barrier >> w)) & boxes & ~barrier
+        if not ring:
+            return barrier
+        grown = barrier | ring
+        if grown.bit_count() > MAX_BOXES:
+            return barrier
+        barrier = grown
 
 
 def _low(mask: int) -> int:
