@@ -5,7 +5,9 @@ effort over the cells instead of trusting one heuristic's ranking.  The features
 
 * ``packed``: boxes on goals counted in packing order (`packing.Packing`, the retrograde
   analysis of the goal area): whole layers from the one filled first, then the boxes on
-  goals of the first unfinished layer - a box parked on a later layer's goal does not count;
+  goals of the first unfinished layer - a box parked on a later layer's goal does not count.
+  Goals close together (`AREA_GAP`) form one *goal area*; each area gets its own
+  order and the counts are added, so filling one area never waits for another;
 * ``connectivity``: how many regions the boxes cut the floor into (1 = the player can go
   everywhere); fewer is better;
 * ``out_of_plan``: boxes on goals of layers whose turn has not come, which the plan must
@@ -19,6 +21,7 @@ from typing import NamedTuple
 from .board import Board, flood
 from .packing import Packing
 
+AREA_GAP = 2  # squares between goals of one area (a goal beside a room of goals still waits its turn)
 MEMO_SIZE = 1 << 16  # remembered walled-off areas before starting afresh
 
 
@@ -30,14 +33,35 @@ class Cell(NamedTuple):
     out_of_plan: int
 
 
+def goal_areas(board: Board) -> list[int]:
+    """The goals grouped into areas: goals at most `AREA_GAP` squares apart (sideways,
+    diagonally or both) share one."""
+    w, goals = board.width, board.goals
+    areas = []
+    rest = goals
+    while rest:
+        area = rest & -rest
+        while True:
+            near = area
+            for _ in range(AREA_GAP):
+                side = near | (near << 1) | (near >> 1)
+                near = side | (side << w) | (side >> w)
+            grown = near & goals
+            if grown == area:
+                break
+            area = grown
+        areas.append(area)
+        rest &= ~area
+    return areas
+
+
 class Features:
     """The projection of positions of one board onto `Cell`."""
 
     def __init__(self, board: Board):
         self.board = board
-        packing = Packing(board)
-        # layers in filling order: the last layer of `Packing` is filled first
-        self.order: list[int] = list(reversed(packing.layers)) if packing.ordered else [board.goals]
+        # per goal area, its layers in filling order (the last layer of `Packing` is filled first)
+        self.orders: list[list[int]] = [list(reversed(Packing._layers(board, area))) for area in goal_areas(board)]
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int]] = {}
         self._pockets: dict[int, int] = {}
@@ -51,17 +75,16 @@ class Features:
         return known
 
     def _count_packed(self, boxes: int) -> tuple[int, int]:
-        count = 0
-        order = self.order
-        for i, layer in enumerate(order):
-            on = (boxes & layer).bit_count()
-            count += on
-            if on < layer.bit_count():
-                later = 0
-                for rest in order[i + 1 :]:
-                    later |= rest
-                return count, (boxes & later).bit_count()
-        return count, 0
+        count = out = 0
+        for order in self.orders:
+            for i, layer in enumerate(order):
+                on = (boxes & layer).bit_count()
+                count += on
+                if on < layer.bit_count():
+                    for rest in order[i + 1 :]:
+                        out += (boxes & rest).bit_count()
+                    break
+        return count, out
 
     def connectivity(self, boxes: int, reach: int = 0) -> int:
         """The number of regions of floor without boxes; ``reach``, when known, is one of them

@@ -79,9 +79,10 @@ class Packing:
 
     # -- the backward computation -----------------------------------------------------------
     @staticmethod
-    def _layers(board) -> list[int]:
+    def _layers(board, goals: int | None = None) -> list[int]:
+        """The layers of ``goals`` (default: all), the board's other goals left empty."""
         sources = board.start_boxes
-        remaining = board.goals
+        remaining = board.goals if goals is None else goals
         layers: list[int] = []
         while remaining:
             layer = 0
