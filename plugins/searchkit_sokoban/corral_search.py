@@ -14,6 +14,8 @@ It stops at `MAX_NODES` positions or `MAX_BOXES` barrier boxes and then says "al
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from .board import INF, bits, flood
 from .deadlocks import frozen_group
 
@@ -30,25 +32,23 @@ class CorralProver:
         self.dead_squares = dead_squares
         self.memo: dict[tuple[int, int, int], bool] = {}
 
-    def dead(self, boxes: int, reach: int) -> bool:
+    def dead(self, boxes: int, reach: int, areas: Iterable[int] | None = None) -> bool:
+        """``areas``: the unreachable areas when the caller knows them (`features.Features.pockets`)."""
         board = self.board
         floor, w = board.floor, board.width
-        unreach = floor & ~boxes & ~reach
-        while unreach:
-            area = flood(unreach & -unreach, unreach, w)
-            unreach &= ~area
+        for area in _areas(floor & ~boxes & ~reach, w) if areas is None else areas:
             barrier = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & boxes
             if barrier.bit_count() > MAX_BOXES:
                 continue
             barrier = _with_neighbours(barrier, boxes, w)
-            # the verdict depends on where the player is, with only the barrier in the way
-            region = flood(reach, floor & ~barrier, w)
-            key = (barrier, area, _low(region))
+            # the verdict depends on where the player is, with only these boxes in the way:
+            # the region grown from any square of ``reach`` (flooded only when not known)
+            key = (barrier, area, reach & -reach)
             verdict = self.memo.get(key)
             if verdict is None:
                 if len(self.memo) >= MEMO_SIZE:
                     self.memo.clear()
-                verdict = self.memo[key] = self._sealed(barrier, area, region)
+                verdict = self.memo[key] = self._sealed(barrier, area, flood(reach, floor & ~barrier, w))
             if verdict:
                 return True
         return False
@@ -116,6 +116,13 @@ def _with_neighbours(barrier: int, boxes: int, w: int) -> int:
         if grown.bit_count() > MAX_BOXES:
             return barrier
         barrier = grown
+
+
+def _areas(free: int, w: int) -> Iterator[int]:
+    while free:
+        area = flood(free & -free, free, w)
+        free &= ~area
+        yield area
 
 
 def _low(mask: int) -> int:

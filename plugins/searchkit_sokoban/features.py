@@ -64,7 +64,7 @@ class Features:
         self.orders: list[list[int]] = [list(reversed(Packing._layers(board, area))) for area in goal_areas(board)]
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int]] = {}
-        self._pockets: dict[int, int] = {}
+        self._pockets: dict[int, tuple[int, ...]] = {}
 
     def packed(self, boxes: int) -> tuple[int, int]:
         """``(packed, out_of_plan)`` for ``boxes`` (remembered by the boxes on goals)."""
@@ -89,22 +89,27 @@ class Features:
     def connectivity(self, boxes: int, reach: int = 0) -> int:
         """The number of regions of floor without boxes; ``reach``, when known, is one of them
         (the player's, which the macro search has flooded already): only the rest is counted."""
+        return len(self.pockets(boxes, reach)) + (1 if reach else 0)
+
+    def pockets(self, boxes: int, reach: int = 0) -> tuple[int, ...]:
+        """The regions of floor without boxes, less ``reach`` (remembered: the corral proofs
+        of `corral_search` walk the same areas)."""
         free = self.board.floor & ~boxes & ~reach
         known = self._pockets.get(free)
         if known is None:
             if len(self._pockets) >= MEMO_SIZE:
                 self._pockets.clear()
             known = self._pockets[free] = self._regions(free)
-        return known + (1 if reach else 0)
+        return known
 
-    def _regions(self, free: int) -> int:
+    def _regions(self, free: int) -> tuple[int, ...]:
         w = self.board.width
-        regions = 0
+        regions = []
         while free:
             region = flood(free & -free, free, w)
             free &= ~region
-            regions += 1
-        return regions
+            regions.append(region)
+        return tuple(regions)
 
     def cell(self, boxes: int, reach: int = 0) -> Cell:
         """The cell of ``boxes``; ``reach``: the player's region if known (see `connectivity`)."""

@@ -232,7 +232,7 @@ def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observ
                 h = delta.child(macro[0].square, macro[-1].square + board.offsets[macro[-1].direction], child[1])
             if h >= INF:
                 continue
-            if prover is not None and prover.dead(child[0], region):
+            if prover is not None and prover.dead(child[0], region, features.pockets(child[0], region)):
                 parents[child] = (None, (), DEAD)  # met again, it counts as a duplicate
                 continue
             cell = features.cell(child[0], region)
