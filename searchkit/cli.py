@@ -63,6 +63,7 @@ class Progress(Observer):
         self.start = time.perf_counter()
         self.last = 0.0
         self.answer = ""  # an anytime engine's incumbent cost and proven bound
+        self.noted = ""  # an engine's own word on its progress (`Observer.note`)
 
     def __enter__(self) -> Progress:
         self.status.__enter__()
@@ -79,8 +80,12 @@ class Progress(Observer):
         rate = expanded / max(now - self.start, 1e-9)
         best = f" · f {best_f:g}" if best_f is not None else ""
         self.status.update(
-            f"{self.label}: {expanded:,} expanded · {generated:,} generated · {rate:,.0f}/s{best}{self.answer}"
+            f"{self.label}: {expanded:,} expanded · {generated:,} generated · {rate:,.0f}/s{best}{self.noted}"
+            f"{self.answer} · {now - self.start:.1f} s"
         )
+
+    def note(self, text: str) -> None:
+        self.noted = f" · {text}"
 
     def improved(self, cost: float | None, bound: float) -> None:
         self.answer = f" · best {'-' if cost is None else f'{cost:g}'} · bound {bound:g}"
@@ -333,7 +338,9 @@ def _print_text(job: Job, result: Result) -> None:
     echo(
         f"stats: {s.expanded:,} expanded · {s.generated:,} generated · {s.duplicates:,} duplicates · "
         f"{s.reopened:,} reopened · max frontier {s.max_frontier:,} · {s.stored:,} stored · "
-        f"{s.elapsed_s:.3f} s · {rate}" + (f" · {s.iterations} iterations" if s.iterations else "")
+        f"{s.elapsed_s:.3f} s · {rate}"
+        + (f" · {s.iterations} iterations" if s.iterations else "")
+        + (f" · answered by {s.answered_by}" if s.answered_by else "")
     )
 
 

@@ -31,6 +31,10 @@ class Observer:
     def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
         """Called at every limit check (about every thousand expansions)."""
 
+    def note(self, text: str) -> None:
+        """An engine's own word on how far it has come, shown beside the counters (Sokoban's
+        FESS: the most boxes packed in order so far)."""
+
     def improved(self, cost: float | None, bound: float) -> None:
         """An anytime engine has a cheaper answer (``cost``; None before the first) or has
         proven a higher lower ``bound`` on the optimal cost."""
@@ -57,6 +61,10 @@ class Observers(Observer):
     def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
         for o in self.observers:
             o.progress(expanded, generated, best_f)
+
+    def note(self, text: str) -> None:
+        for o in self.observers:
+            o.note(text)
 
     def improved(self, cost: float | None, bound: float) -> None:
         for o in self.observers:

@@ -23,6 +23,7 @@ class Stats:
     cost.  ``reopened``: stored states re-inserted because a cheaper path to them was
     found.  ``stored``: peak number of states held (open + closed, or the path for
     depth-first engines).  ``limit_reason`` names the limit that stopped the search.
+    ``answered_by`` names the member of a portfolio that found the answer.
     """
 
     expanded: int = 0
@@ -35,6 +36,7 @@ class Stats:
     elapsed_s: float = 0.0
     peak_rss_bytes: int = 0
     limit_reason: str | None = None
+    answered_by: str | None = None  # a composite engine's member whose answer it is (portfolio)
 
     @property
     def expansions_per_s(self) -> float:

@@ -484,3 +484,23 @@ def test_a_search_stepped_in_small_budgets_is_the_search_run_at_once(drawn, budg
             pass
         runs.append((log.seen, search.result().status, search.result().cost))
     assert runs[0] == runs[1]
+
+
+def test_a_portfolio_member_can_be_the_problems_own_search():
+    """``search:NAME`` steps whatever ``member_search`` makes (here a Dijkstra run); None
+    leaves it out; a problem without ``member_search`` is refused."""
+    edges = {"s": [("a", 1), ("b", 2)], "a": [("g", 3)], "b": [("g", 1)]}
+
+    class Own(GraphProblem):
+        def member_search(self, name, observer=None):
+            if name == "none":
+                return None
+            return searchkit.BestFirstSearch(self, h_weight=0, name=name, observer=observer)
+
+    problem = Own(edges, "s", ["g"], h={"a": 0, "b": 1})
+    result = solve(problem, "portfolio", members="search:mine")
+    assert result.cost == 3 and result.stats.answered_by == "search:mine" and replay(problem, result) == 3
+    both = solve(problem, "portfolio", members="greedy,search:none", solo=0)
+    assert both.solved and both.stats.answered_by == "greedy"
+    with pytest.raises(InputError, match="member_search"):
+        solve(GraphProblem(edges, "s", ["g"]), "portfolio", members="search:mine")

@@ -86,3 +86,23 @@ def test_alternation_solves_honours_limits_and_replays():
     )
     stopped = execute(job, Limits(max_expanded=300))
     assert stopped.status == "limit" and stopped.stats.expanded <= 300 and stopped.stats.limit_reason == "nodes"
+
+
+def test_fess_is_a_portfolio_member_and_the_answer_names_it():
+    """``search:fess`` asks the problem for its own search; the stats say who answered."""
+    alone = portfolio(problem("xsokoban:9"), members="search:fess", limits=Limits(timeout_s=60))
+    assert alone.solved and alone.stats.answered_by == "search:fess"
+    job = prepare("sokoban", {"level_file": "xsokoban:1"}, params={"members": "nearest-goal,search:fess", "solo": 0})
+    mixed = execute(job, Limits(timeout_s=60))
+    assert mixed.solved and mixed.stats.answered_by in ("greedy:nearest-goal", "search:fess")
+    with pytest.raises(InputError, match="unknown search 'bogus'"):
+        portfolio(problem("microban:1"), members="search:bogus")
+
+
+def test_fess_is_left_out_where_it_cannot_run():
+    """Counting moves, FESS (pushes only) is no member: the others answer alone."""
+    p = problem("microban:3", optimize="moves")
+    result = portfolio(p, members="nearest-goal,search:fess", solo=0)
+    assert result.solved and result.stats.answered_by == "greedy:nearest-goal"
+    with pytest.raises(InputError, match="first search"):
+        portfolio(p, members="search:fess")

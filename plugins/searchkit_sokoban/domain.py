@@ -8,10 +8,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from searchkit import Domain, Heuristic, InputError, Instance, Param
+from searchkit import Domain, Heuristic, InputError, Instance, Observer, Param
 
 from .board import Board
 from .deadlocks import DETECTORS, parse_disabled
+from .fess import FESS, FessSearch
 from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
 from .levels import Level, load_level, read_source
@@ -145,8 +146,22 @@ class SokobanDomain(Domain[SokobanProblem]):
                 )
             return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
 
+        def member_search(name: str, observer: Observer | None = None) -> FessSearch | None:
+            """A search of the plugin's own for the core's portfolio (``search:fess``): FESS on
+            the nearest-goal guide; None where it cannot run (moves, a level beyond its size)."""
+            if name != FESS:
+                raise InputError(f"unknown search {name!r} for sokoban (known: {FESS})")
+            if optimize == "moves":
+                return None
+            guided = main if heuristic is not None and heuristic.name == NEAREST else build(self.heuristics[NEAREST])
+            try:
+                return FessSearch(guided, name=FESS, observer=observer)
+            except InputError:
+                return None
+
         main = build(heuristic)
         main.variant = variant
+        main.member_search = member_search
         return main
 
     # -- output -------------------------------------------------------------------------------

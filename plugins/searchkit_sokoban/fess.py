@@ -37,6 +37,7 @@ from .heuristics import NEAREST
 from .incremental import NearestDelta
 from .problem import Push, SokobanProblem
 
+FESS = "fess"  # its name as a portfolio member (search:fess)
 MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core checks every 1024 cheap ones)
@@ -164,96 +165,148 @@ class Open:
         return None
 
 
-def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
-    """FESS over macro moves: cycle through feature cells, expand the least-weight position."""
-    check_size(problem)
-    run = Run("sokoban-fess", limits, observer)
-    board = problem.board
-    start: State = problem.initial_state()
-    if problem.is_goal(start):
-        return run.result(SOLVED, ([], [start], 0))
-    if board.impossible:
-        return run.result(NO_SOLUTION)
-    features = Features(board)
-    macros = MacroMoves(problem)
-    pruning = problem.pruning
-    prover = CorralProver(board, pruning.dead_squares) if pruning.corral else None
-    estimate = problem.heuristic
+class FessSearch:
+    """FESS as a search the caller advances (`step`): alone (`sokoban_fess`) or as a member
+    of the core's portfolio (``search:fess``, `SokobanProblem.search`)."""
 
-    def h_of(state: State) -> float:
+    def __init__(
+        self,
+        problem: SokobanProblem,
+        *,
+        name: str = "sokoban-fess",
+        limits: Limits | None = None,
+        observer: Observer | None = None,
+    ):
+        check_size(problem)
+        self.problem = problem
+        self.run = Run(name, limits, observer)
+        self.status: str | None = None
+        self.expanded = self.generated = self.duplicates = self.reopened = self.max_frontier = 0
+        board = problem.board
+        self.goals = board.goals.bit_count()
+        start: State = problem.initial_state()
+        self.features = Features(board)
+        self.macros = MacroMoves(problem)
+        pruning = problem.pruning
+        self.prover = CorralProver(board, pruning.dead_squares) if pruning.corral else None
+        # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
+        near = problem._near
+        self.delta = NearestDelta(board, near) if near is not None and _plain_nearest(problem) else None
+        cell = self.features.cell(start[0])
+        self.parents: dict[State, tuple[State | None, Macro, Cell]] = {start: (None, (), cell)}
+        self.opened = Open()
+        self.best_packed = cell.packed
+        self.goal: State | None = None
+        if problem.is_goal(start):
+            self.status, self.goal = SOLVED, start
+        elif board.impossible:
+            self.status = NO_SOLUTION
+        else:
+            self.opened.add(cell, 0, self._h(start), start)
+
+    def _h(self, state: State) -> float:
+        estimate = self.problem.heuristic
         return 0.0 if estimate is None else estimate(state)
 
-    # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
-    delta = NearestDelta(board, problem._near) if _plain_nearest(problem) else None
+    @property
+    def done(self) -> bool:
+        return self.status is not None
 
-    parents: dict[State, tuple[State | None, Macro, Cell]] = {start: (None, (), features.cell(start[0]))}
-    opened = Open()
-    opened.add(parents[start][2], 0, h_of(start), start)
-    expanded = generated = duplicates = 0
-    best_packed = parents[start][2].packed
-    while True:
-        picked = opened.pop()
-        if picked is None:
-            return run.result(
-                NO_SOLUTION, expanded=expanded, generated=generated, duplicates=duplicates, stored=len(parents)
-            )
-        state, weight = picked
-        expanded += 1
-        # an expansion pushes every box everywhere (milliseconds): the clock is read every few
-        if (expanded >= run.next_check or not expanded & CHECK_MASK) and run.limit_reached(
-            expanded, generated, len(parents), -best_packed
-        ):
-            return run.result(
-                LIMIT,
-                expanded=expanded,
-                generated=generated,
-                duplicates=duplicates,
-                stored=len(parents),
-                max_frontier=opened.size,
-            )
-        boxes, player = state
-        reach = macros.region(boxes, player)
-        barrier = pruning.corral_barrier(boxes, reach)
-        if barrier == 0:
-            continue  # a corral no push can open
-        children: list[tuple[Macro, State, Cell, float]] = []
-        # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
-        movable = boxes if barrier is None else barrier
-        if delta is not None:
-            delta.parent(boxes)
-        for macro, child, region in macros.moves(boxes, reach, movable):
-            generated += 1
-            if child in parents:
-                duplicates += 1
-                continue
-            if delta is None:
-                h = h_of(child)
-            else:
-                h = delta.child(macro[0].square, macro[-1].square + board.offsets[macro[-1].direction], child[1])
-            if h >= INF:
-                continue
-            if prover is not None and prover.dead(child[0], region, features.pockets(child[0], region)):
-                parents[child] = (None, (), DEAD)  # met again, it counts as a duplicate
-                continue
-            cell = features.cell(child[0], region)
-            parents[child] = (state, macro, cell)
-            if problem.is_goal(child):
-                path = _path(problem, parents, child)
-                return run.result(
-                    SOLVED,
-                    path,
-                    expanded=expanded,
-                    generated=generated,
-                    duplicates=duplicates,
-                    stored=len(parents),
-                    max_frontier=opened.size,
-                )
-            children.append((macro, child, cell, h))
-        parent_cell = parents[state][2]
-        chosen = advised(parent_cell, [(c, h) for _m, _s, c, h in children])
-        for i, (_macro, child, cell, h) in enumerate(children):
-            best_packed = max(best_packed, cell.packed)
-            opened.add(cell, weight + (0 if i in chosen else 1), h, child)
+    @property
+    def stored(self) -> int:
+        return len(self.parents)
+
+    @property
+    def frontier(self) -> int:
+        return self.opened.size
+
+    def step(self, budget: int | None = None) -> bool:
+        """Expand up to ``budget`` more positions (all it takes when None); True once over."""
+        if self.status is not None:
+            return True
+        problem, run, parents, opened = self.problem, self.run, self.parents, self.opened
+        features, macros, prover, delta = self.features, self.macros, self.prover, self.delta
+        board, pruning = problem.board, problem.pruning
+        stop_at = None if budget is None else self.expanded + budget
+        while stop_at is None or self.expanded < stop_at:
+            picked = opened.pop()
+            if picked is None:
+                self.status = NO_SOLUTION
+                return True
+            state, weight = picked
+            # an expansion pushes every box everywhere (milliseconds): the clock is read every few
+            if (self.expanded >= run.next_check or not self.expanded & CHECK_MASK) and run.limit_reached(
+                self.expanded, self.generated, len(parents)
+            ):
+                opened.add(parents[state][2], weight, self._h(state), state)  # back, for a later step
+                self.status = LIMIT
+                return True
+            self.expanded += 1
+            if opened.size >= self.max_frontier:
+                self.max_frontier = opened.size + 1
+            boxes, player = state
+            reach = macros.region(boxes, player)
+            barrier = pruning.corral_barrier(boxes, reach)
+            if barrier == 0:
+                continue  # a corral no push can open
+            children: list[tuple[State, Cell, float]] = []
+            # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
+            movable = boxes if barrier is None else barrier
+            if delta is not None:
+                delta.parent(boxes)
+            for macro, child, region in macros.moves(boxes, reach, movable):
+                self.generated += 1
+                if child in parents:
+                    self.duplicates += 1
+                    continue
+                if delta is None:
+                    h = self._h(child)
+                else:
+                    h = delta.child(macro[0].square, macro[-1].square + board.offsets[macro[-1].direction], child[1])
+                if h >= INF:
+                    continue
+                pockets = features.pockets(child[0], region)
+                if prover is not None and prover.dead(child[0], region, pockets):
+                    parents[child] = (None, (), DEAD)  # met again, it counts as a duplicate
+                    continue
+                cell = features.cell(child[0], region)
+                parents[child] = (state, macro, cell)
+                if problem.is_goal(child):
+                    self.status, self.goal = SOLVED, child
+                    return True
+                children.append((child, cell, h))
+            chosen = advised(parents[state][2], [(c, h) for _s, c, h in children])
+            for i, (child, cell, h) in enumerate(children):
+                if cell.packed > self.best_packed:
+                    self.best_packed = cell.packed
+                    if run.observer is not None:
+                        run.observer.note(f"packed {self.best_packed}/{self.goals}")
+                opened.add(cell, weight + (0 if i in chosen else 1), h, child)
+        return False
+
+    def path(self) -> tuple[list, list, int]:
+        """The pushes from the start to the goal found, with the position after each push."""
+        assert self.goal is not None
+        return _path(self.problem, self.parents, self.goal)
+
+    def result(self) -> Result:
+        self.run.count(
+            expanded=self.expanded,
+            generated=self.generated,
+            duplicates=self.duplicates,
+            stored=len(self.parents),
+            max_frontier=self.max_frontier,
+        )
+        if self.status == SOLVED:
+            return self.run.result(SOLVED, self.path())
+        return self.run.result(self.status or LIMIT)
+
+
+def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
+    """FESS over macro moves: cycle through feature cells, expand the least-weight position."""
+    search = FessSearch(problem, limits=limits, observer=observer)
+    search.step()
+    return search.result()
 
 
 def _plain_nearest(problem: SokobanProblem) -> bool:

@@ -47,6 +47,7 @@ class SokobanProblem:
     """Push successors with deadlock pruning and an optional incremental heuristic."""
 
     variant: Callable[[str], Any]  # set by SokobanDomain.make_problem: the level under another heuristic
+    member_search: Callable[..., Any]  # set there too: FESS for the portfolio (search:fess)
 
     def __init__(
         self,

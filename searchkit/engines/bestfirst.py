@@ -170,6 +170,11 @@ class BestFirstSearch:
     def done(self) -> bool:
         return self.status is not None
 
+    @property
+    def stored(self) -> int:
+        """States held (open and closed)."""
+        return len(self.g_of)
+
     def step(self, budget: int | None = None) -> bool:
         """Expand up to ``budget`` more states (all it takes when None); True once over."""
         if self.status is not None:

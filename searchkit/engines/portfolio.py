@@ -13,9 +13,12 @@ see `alternation`):
   of different searches cost different amounts).
 
 A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare heuristic
-name means greedy on it) or ``backward[:VARIANT]`` (greedy from the goal states over
-``predecessors``, on the problem or its variant of that name).  A problem's ``variant``
-may answer None for a member it cannot run (that member is left out).  Limits count the
+name means greedy on it), ``backward[:VARIANT]`` (greedy from the goal states over
+``predecessors``, on the problem or its variant of that name) or ``search:NAME``, a search
+of the domain's own that the problem makes with ``member_search(NAME, observer)`` (any
+object with `Steppable`'s members).  A problem's ``variant`` or ``member_search`` may answer None for a
+member it cannot run (that member is left out).  The result's ``answered_by`` names the
+member whose answer it is.  Limits count the
 work and the states of all members; an observer sees every member's expansions and
 generations (a backward member's ``g`` counts from its goal) and the portfolio's progress
 over all of them.  The answer of a search that ran out of states is a proof of
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from time import perf_counter, process_time
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import InputError
 from ..limits import Limits
@@ -39,6 +42,7 @@ from .run import Run
 
 ORDERS = ("greedy", "astar", "dijkstra")
 BACKWARD = "backward"
+SEARCH = "search"  # a search the problem makes itself: search:NAME
 BATCH = 32  # expansions per turn: fewer switches between the searches
 
 
@@ -57,12 +61,39 @@ class _EventsOnly(Observer):
     def iteration(self, bound: float) -> None:
         self.inner.iteration(bound)
 
+    def note(self, text: str) -> None:
+        self.inner.note(text)
+
+
+class Steppable(Protocol):
+    """What the portfolio asks of a member's search (`BestFirstSearch` has it all)."""
+
+    problem: Any
+    status: str | None
+    expanded: int
+    generated: int
+    duplicates: int
+    reopened: int
+
+    @property
+    def done(self) -> bool: ...
+
+    @property
+    def stored(self) -> int: ...
+
+    @property
+    def frontier(self) -> int: ...
+
+    def step(self, budget: int | None = None) -> bool: ...
+
+    def path(self) -> tuple[list[Any], list[Any], Any]: ...
+
 
 class Member:
     """One search of a portfolio, with the time it has used."""
 
-    def __init__(self, search: BestFirstSearch, path: Callable[[BestFirstSearch], tuple[Any, ...]], share: float):
-        self.search, self.path_of, self.share = search, path, share
+    def __init__(self, search: Steppable, path: Callable[[Any], tuple[Any, ...]], share: float, label: str = ""):
+        self.search, self.path_of, self.share, self.label = search, path, share, label
         self.spent = 0.0
 
     def proves_unsolvable(self) -> bool:
@@ -78,6 +109,8 @@ def parse_members(spec: str) -> list[tuple[str, str, str]]:
         head, _, rest = item.partition(":")
         if head == BACKWARD:
             out.append((BACKWARD, "greedy", rest))
+        elif head == SEARCH and rest:
+            out.append((SEARCH, "", rest))
         elif head in ORDERS:
             out.append(("forward", head, rest))
         elif not rest:
@@ -85,7 +118,7 @@ def parse_members(spec: str) -> list[tuple[str, str, str]]:
         else:
             raise InputError(
                 f"unknown search {item!r} (ORDER[:HEURISTIC] with ORDER one of {', '.join(ORDERS)},"
-                f" a heuristic name, or {BACKWARD}[:VARIANT])"
+                f" a heuristic name, {BACKWARD}[:VARIANT] or {SEARCH}:NAME)"
             )
     if not out:
         raise InputError("a portfolio needs searches: -P members=SEARCH,SEARCH")
@@ -125,13 +158,26 @@ def make_member(
 ) -> Member | None:
     """The member's search, or None when its problem cannot run it."""
     direction, order, name = member
+    label = (
+        f"{direction}:{name}"
+        if direction == SEARCH
+        else f"{BACKWARD if direction == BACKWARD else order}" + (f":{name}" if name else "")
+    )
+    if direction == SEARCH:
+        make = getattr(problem, "member_search", None)
+        if not callable(make):
+            raise InputError(
+                f"portfolio member {label!r} needs a problem offering member_search(name); this one does not"
+            )
+        own = make(name, observer)
+        return None if own is None else Member(own, lambda s: s.path(), share, label)
     p = _member_problem(problem, name)
     if p is None:
         return None
     if direction == BACKWARD:
         if not can_search_backward(p):
             raise InputError("a backward member needs goal_states() and predecessors(), which this problem lacks")
-        return Member(backward_search(p, order="greedy", name=BACKWARD, observer=observer), forward_path, share)
+        return Member(backward_search(p, order="greedy", name=BACKWARD, observer=observer), forward_path, share, label)
     if order != "dijkstra" and heuristic_of(p) is None:
         raise InputError(f"portfolio member {order}{':' + name if name else ''} needs a heuristic")
     weights: dict[str, Any] = {
@@ -139,7 +185,7 @@ def make_member(
         "astar": {},
         "dijkstra": {"h_weight": 0},
     }[order]
-    return Member(BestFirstSearch(p, name=order, observer=observer, **weights), BestFirstSearch.path, share)
+    return Member(BestFirstSearch(p, name=order, observer=observer, **weights), BestFirstSearch.path, share, label)
 
 
 def portfolio(
@@ -199,10 +245,10 @@ def portfolio(
                 live.remove(m)
         expanded = sum(x.search.expanded for x in crew)
         generated = sum(x.search.generated for x in crew)
-        stored = sum(len(x.search.g_of) for x in crew)
+        stored = sum(x.search.stored for x in crew)
         max_frontier = max(max_frontier, sum(x.search.frontier for x in crew))
     path = winner.path_of(winner.search) if winner is not None else None
-    return run.result(
+    result = run.result(
         status,
         path,
         expanded=expanded,
@@ -212,3 +258,6 @@ def portfolio(
         max_frontier=max_frontier,
         stored=stored,
     )
+    if winner is not None:
+        result.stats.answered_by = winner.label
+    return result
