@@ -44,6 +44,14 @@ def test_the_others_join_after_the_solo_start():
     assert both.solved and both.stats.stored > alone.stats.stored  # the other stored states too
 
 
+def test_a_member_written_with_a_time_joins_only_then():
+    alone = greedy(problem("microban:36"))
+    late = portfolio(problem("microban:36"), members="nearest-goal,matching@100", shares="1,1", solo=0)
+    assert late.stats.expanded == alone.stats.expanded and late.stats.answered_by == "greedy:nearest-goal"
+    now = portfolio(problem("microban:36"), members="nearest-goal,matching@0", shares="1,1", solo=0)
+    assert now.solved and now.stats.stored > alone.stats.stored
+
+
 @pytest.mark.parametrize("text", ["#####\n#$ .#\n#@  #\n#####", "#######\n#. $ @#\n# $   #\n#  #. #\n#######"])
 def test_unsolvable_levels_end_without_a_solution(text, tmp_path):
     (tmp_path / "x.txt").write_text(text + "\n")
@@ -61,6 +69,8 @@ def test_limits_and_bad_parameters():
         {"members": "nearest-goal", "shares": "0"},
         {"solo": -1},
         {"members": "bogus"},
+        {"members": "nearest-goal,matching@-1", "shares": "1,1"},
+        {"members": "nearest-goal,matching@soon", "shares": "1,1"},
     ):
         with pytest.raises(InputError):
             sokoban_portfolio(p, **bad)
@@ -92,7 +102,11 @@ def test_fess_is_a_portfolio_member_and_the_answer_names_it():
     """``search:fess`` asks the problem for its own search; the stats say who answered."""
     alone = portfolio(problem("xsokoban:9"), members="search:fess", limits=Limits(timeout_s=60))
     assert alone.solved and alone.stats.answered_by == "search:fess"
-    job = prepare("sokoban", {"level_file": "xsokoban:1"}, params={"members": "nearest-goal,search:fess", "solo": 0})
+    job = prepare(
+        "sokoban",
+        {"level_file": "xsokoban:1"},
+        params={"members": "nearest-goal,search:fess", "shares": "1,1", "solo": 0},
+    )
     mixed = execute(job, Limits(timeout_s=60))
     assert mixed.solved and mixed.stats.answered_by in ("greedy:nearest-goal", "search:fess")
     with pytest.raises(InputError, match="unknown search 'bogus'"):

@@ -30,14 +30,17 @@ def register_engines(register):
             "sokoban-portfolio",
             e.sokoban_portfolio,
             "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
-            " then in turns with a greedy pull search backwards",
+            " then in turns with a greedy pull search backwards, and FESS after 3 s",
             heuristic="used",
             domains=("sokoban",),
             warm_up=e.warm_up,
             validate=check_portfolio,
             params={
                 "members": EngineParam(
-                    "members", e.PORTFOLIO_MEMBERS, str, "comma list of searches: ORDER[:HEURISTIC] or backward:pull"
+                    "members",
+                    e.PORTFOLIO_MEMBERS,
+                    str,
+                    "comma list of searches: ORDER[:HEURISTIC], backward:pull or search:fess (@T: joins after T s)",
                 ),
                 "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search"),
                 "solo": EngineParam(

@@ -7,7 +7,9 @@ closed lists (sharing one lets each spoil the other's order; for one shared clos
 see `alternation`):
 
 * the first member runs alone for ``solo`` CPU seconds (CPU time, so a busy machine gives
-  it the same work), so instances it solves at once never pay for the others;
+  it the same work), so instances it solves at once never pay for the others; a member
+  written ``SEARCH@T`` waits longer, until the portfolio has used ``T`` CPU seconds (a
+  search for hard instances that would only slow the easy ones down);
 * then every member is stepped in turn, the one furthest behind its share of the time
   first (``shares``, one positive number per member; time, not expansions, because nodes
   of different searches cost different amounts).
@@ -100,21 +102,24 @@ class Member:
         return self.search.status == NO_SOLUTION and preserves_solutions(self.search.problem)
 
 
-def parse_members(spec: str) -> list[tuple[str, str, str]]:
-    """``(direction, order, name)`` for each comma-separated member."""
+def parse_members(spec: str) -> list[tuple[str, str, str, float]]:
+    """``(direction, order, name, join)`` for each comma-separated member (``join``: the
+    CPU seconds of the portfolio before it starts, from ``@T``; 0 without)."""
     out = []
     for item in (s.strip() for s in str(spec).split(",")):
         if not item:
             continue
+        item, at, when = item.partition("@")
+        join = _seconds(when, item) if at else 0.0
         head, _, rest = item.partition(":")
         if head == BACKWARD:
-            out.append((BACKWARD, "greedy", rest))
+            out.append((BACKWARD, "greedy", rest, join))
         elif head == SEARCH and rest:
-            out.append((SEARCH, "", rest))
+            out.append((SEARCH, "", rest, join))
         elif head in ORDERS:
-            out.append(("forward", head, rest))
+            out.append(("forward", head, rest, join))
         elif not rest:
-            out.append(("forward", "greedy", head))
+            out.append(("forward", "greedy", head, join))
         else:
             raise InputError(
                 f"unknown search {item!r} (ORDER[:HEURISTIC] with ORDER one of {', '.join(ORDERS)},"
@@ -123,6 +128,16 @@ def parse_members(spec: str) -> list[tuple[str, str, str]]:
     if not out:
         raise InputError("a portfolio needs searches: -P members=SEARCH,SEARCH")
     return out
+
+
+def _seconds(text: str, item: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise InputError(f"{item}@T needs T, the CPU seconds before it joins: a number >= 0 (got {text!r})")
+    return value
 
 
 def parse_shares(shares: str, count: int) -> list[float]:
@@ -154,10 +169,10 @@ def _member_problem(problem: Any, name: str) -> Any:
 
 
 def make_member(
-    problem: Any, member: tuple[str, str, str], share: float, observer: Observer | None = None
+    problem: Any, member: tuple[str, str, str, float], share: float, observer: Observer | None = None
 ) -> Member | None:
     """The member's search, or None when its problem cannot run it."""
-    direction, order, name = member
+    direction, order, name, _join = member
     label = (
         f"{direction}:{name}"
         if direction == SEARCH
@@ -210,21 +225,22 @@ def portfolio(
         raise InputError(f"the first search of the portfolio cannot run on this problem ({members})")
     crew = [first]  # every member made so far
     live = [first]  # those still searching
-    waiting = list(zip(specs[1:], weights[1:]))
+    # (the CPU seconds it joins at, its spec, its share), earliest last
+    waiting = sorted(((max(solo, spec[3]), spec, share) for spec, share in zip(specs[1:], weights[1:])), reverse=True)
     status, winner = None, None
     expanded = generated = stored = max_frontier = 0
     while status is None:
-        if waiting and (process_time() - began_all >= solo or not live):
-            for spec, share in waiting:
-                began = perf_counter()
-                m = make_member(problem, spec, share, events)
-                if m is None:
-                    continue
-                # joins level with its share, not behind (its set-up counts as its time)
-                m.spent = first.spent * share / first.share + perf_counter() - began
-                crew.append(m)
-                live.append(m)
-            waiting = []
+        while waiting and (waiting[-1][0] <= process_time() - began_all or not live):
+            _at, spec, share = waiting.pop()
+            began = perf_counter()
+            m = make_member(problem, spec, share, events)
+            if m is None:
+                continue
+            # joins level with its share, not behind (its set-up counts as its time)
+            level = min((x.spent / x.share for x in live), default=0.0)
+            m.spent = level * share + perf_counter() - began
+            crew.append(m)
+            live.append(m)
         if not live:  # every search ran out, none of them a proof
             status = LIMIT
             run.reason = INCOMPLETE
