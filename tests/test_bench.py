@@ -163,6 +163,7 @@ STATS_KEYS = {
     "elapsed_s",
     "peak_rss_bytes",
     "limit_reason",
+    "answered_by",
     "expansions_per_s",
     "generated_per_s",
 }
