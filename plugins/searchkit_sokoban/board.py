@@ -42,6 +42,16 @@ def flood(seed: int, free: int, width: int) -> int:
         region = grown
 
 
+def regions(free: int, width: int) -> list[int]:
+    """The connected parts of ``free``, each a mask (lowest square first)."""
+    out = []
+    while free:
+        part = flood(free & -free, free, width)
+        out.append(part)
+        free &= ~part
+    return out
+
+
 def bits(mask: int) -> list[int]:
     """The square numbers of the set bits, ascending."""
     out = []

@@ -14,9 +14,9 @@ It stops at `MAX_NODES` positions or `MAX_BOXES` barrier boxes and then says "al
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
-from .board import INF, bits, flood
+from .board import INF, bits, flood, regions
 from .deadlocks import frozen_group
 
 MAX_BOXES = 8  # boxes searched (barrier and neighbours); larger corrals are left to the main search
@@ -36,7 +36,7 @@ class CorralProver:
         """``areas``: the unreachable areas when the caller knows them (`features.Features.pockets`)."""
         board = self.board
         floor, w = board.floor, board.width
-        for area in _areas(floor & ~boxes & ~reach, w) if areas is None else areas:
+        for area in regions(floor & ~boxes & ~reach, w) if areas is None else areas:
             barrier = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & boxes
             if barrier.bit_count() > MAX_BOXES:
                 continue
@@ -116,13 +116,6 @@ def _with_neighbours(barrier: int, boxes: int, w: int) -> int:
         if grown.bit_count() > MAX_BOXES:
             return barrier
         barrier = grown
-
-
-def _areas(free: int, w: int) -> Iterator[int]:
-    while free:
-        area = flood(free & -free, free, w)
-        free &= ~area
-        yield area
 
 
 def _low(mask: int) -> int:

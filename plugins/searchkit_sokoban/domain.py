@@ -153,7 +153,8 @@ class SokobanDomain(Domain[SokobanProblem]):
                 raise InputError(f"unknown search {name!r} for sokoban (known: {FESS})")
             if optimize == "moves":
                 return None
-            guided = main if heuristic is not None and heuristic.name == NEAREST else build(self.heuristics[NEAREST])
+            guided = variant(NEAREST)
+            assert isinstance(guided, SokobanProblem)
             try:
                 return FessSearch(guided, name=FESS, observer=observer)
             except InputError:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .board import Board, flood
+from .board import Board, regions
 from .packing import Packing
 
 AREA_GAP = 2  # squares between goals of one area (a goal beside a room of goals still waits its turn)
@@ -61,7 +61,7 @@ class Features:
     def __init__(self, board: Board):
         self.board = board
         # per goal area, its layers in filling order (the last layer of `Packing` is filled first)
-        self.orders: list[list[int]] = [list(reversed(Packing._layers(board, area))) for area in goal_areas(board)]
+        self.orders: list[list[int]] = [list(reversed(Packing.layers_of(board, area))) for area in goal_areas(board)]
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int]] = {}
         self._pockets: dict[int, tuple[int, ...]] = {}
@@ -99,17 +99,8 @@ class Features:
         if known is None:
             if len(self._pockets) >= MEMO_SIZE:
                 self._pockets.clear()
-            known = self._pockets[free] = self._regions(free)
+            known = self._pockets[free] = tuple(regions(free, self.board.width))
         return known
-
-    def _regions(self, free: int) -> tuple[int, ...]:
-        w = self.board.width
-        regions = []
-        while free:
-            region = flood(free & -free, free, w)
-            free &= ~region
-            regions.append(region)
-        return tuple(regions)
 
     def cell(self, boxes: int, reach: int = 0) -> Cell:
         """The cell of ``boxes``; ``reach``: the player's region if known (see `connectivity`)."""

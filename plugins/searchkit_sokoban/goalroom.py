@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from searchkit import SOLVED, BestFirstSearch, Limits
 
-from .board import DIRS, bits, flood
+from .board import DIRS, bits, flood, regions
 
 MAX_ROOM = 48  # squares; bigger rooms are not planned (the pull search would be slow)
 MAX_PLAN_STATES = 200_000  # stored states of the pull search (`Limits.max_stored`: checked every 1024 expansions)
@@ -170,7 +170,7 @@ class _PlanSearch:
 
     def roots(self) -> list:
         board = self.board
-        return [(board.goals, comp, False) for comp in _components(board.floor & ~board.goals, board.width)]
+        return [(board.goals, comp, False) for comp in regions(board.floor & ~board.goals, board.width)]
 
     def initial_state(self) -> tuple:
         return self.roots()[0]
@@ -234,15 +234,6 @@ def _distances(board, e: int, area: int) -> dict[int, int]:
                 dist[n] = dist[p] + 1
                 queue.append(n)
     return dist
-
-
-def _components(free: int, w: int) -> list[int]:
-    out = []
-    while free:
-        comp = flood(free & -free, free, w)
-        out.append(comp)
-        free &= ~comp
-    return out
 
 
 def _find_room(board) -> tuple[int | None, int]:

@@ -28,7 +28,7 @@ class Packing:
 
     def __init__(self, board):
         self.board = board
-        self.layers: list[int] = self._layers(board)  # goal masks, layer 0 first
+        self.layers: list[int] = self.layers_of(board)  # goal masks, layer 0 first
         # below[i]: goals of layers < i (filled after layer i's goals)
         self.below = [0] * (len(self.layers) + 1)
         acc = 0
@@ -79,7 +79,7 @@ class Packing:
 
     # -- the backward computation -----------------------------------------------------------
     @staticmethod
-    def _layers(board, goals: int | None = None) -> list[int]:
+    def layers_of(board, goals: int | None = None) -> list[int]:
         """The layers of ``goals`` (default: all), the board's other goals left empty."""
         sources = board.start_boxes
         remaining = board.goals if goals is None else goals

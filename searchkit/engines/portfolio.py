@@ -173,11 +173,8 @@ def make_member(
 ) -> Member | None:
     """The member's search, or None when its problem cannot run it."""
     direction, order, name, _join = member
-    label = (
-        f"{direction}:{name}"
-        if direction == SEARCH
-        else f"{BACKWARD if direction == BACKWARD else order}" + (f":{name}" if name else "")
-    )
+    kind = order if direction == "forward" else direction
+    label = f"{kind}:{name}" if name else kind
     if direction == SEARCH:
         make = getattr(problem, "member_search", None)
         if not callable(make):
