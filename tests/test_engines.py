@@ -504,3 +504,30 @@ def test_a_portfolio_member_can_be_the_problems_own_search():
     assert both.solved and both.stats.answered_by == "greedy"
     with pytest.raises(InputError, match="member_search"):
         solve(GraphProblem(edges, "s", ["g"]), "portfolio", members="search:mine")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_a_meeting_portfolio_answers_iff_a_path_exists(case):
+    """With ``meet`` a forward and a backward member that reach one state answer together:
+    the joined path is a real one (walked over the edge list and replayed)."""
+    problem = case.problem()
+    result = solve(problem, "portfolio", members="dijkstra,backward", solo=0, meet=True)
+    if case.optimum() is None:
+        assert result.status == NO_SOLUTION
+    else:
+        check_solution(case, problem, result)
+
+
+def test_searches_that_meet_answer_before_either_crosses_alone():
+    """On a long line each member alone would walk all of it; meeting, they answer halfway,
+    and the answer names both."""
+    n = 400
+    edges = {i: [(i + 1, 1), (i - 1, 1)] for i in range(1, n)} | {0: [(1, 1)]}
+    problem = GraphProblem(edges, 0, [n])
+    alone = solve(problem, "portfolio", members="dijkstra,backward", solo=0)
+    met = solve(problem, "portfolio", members="dijkstra,backward", solo=0, meet=True)
+    assert met.stats.answered_by == "dijkstra+backward" and alone.stats.answered_by in ("dijkstra", "backward")
+    assert met.cost == alone.cost == n and replay(problem, met) == n
+    assert met.states == list(range(n + 1))
+    assert met.stats.expanded < 0.75 * alone.stats.expanded

@@ -107,15 +107,15 @@ DEADLOCKS = [
         "dead-squares",
         "  ####\n###  ####\n#  @$   #\n# #  #$ #\n# . .#  #\n#########\n",
         "R",
-        {"dead-squares", "bipartite"},
-    ),  # the box can still reach goals, but not pushed from the west
+        {"dead-squares", "bipartite", "corral"},
+    ),  # the box can still reach goals, but not pushed from the west (the corral proofs see it too)
     ("freeze", "######\n#.$ .#\n#  $ #\n#  @ #\n######\n", "U", {"freeze"}),
     (
         "freeze",
         "#######\n#.#####\n#.#####\n# $ $ #\n#.$@  #\n##    #\n#######\n",
         "L",
-        {"freeze"},
-    ),  # frozen on its goal, but it shuts the goals above it off
+        {"freeze", "corral"},
+    ),  # frozen on its goal, but it shuts the goals above it off (so do the corral proofs)
     ("corral", "######\n# *  #\n# $@ #\n#.$  #\n#  . #\n######\n", "L", {"corral"}),
     ("bipartite", "####\n# .#\n#$ ###\n#.   #\n# $@ #\n#  ###\n####\n", "L", {"bipartite"}),
     (None, "#######\n#     #\n#  $@.#\n#     #\n#######\n", "L", set()),

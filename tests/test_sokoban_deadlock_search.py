@@ -12,7 +12,9 @@ from functools import cache
 
 import pytest
 from searchkit_sokoban.board import bits, flood
+from searchkit_sokoban.corral import pi_corral_boxes
 from searchkit_sokoban.corral_search import CorralProver
+from searchkit_sokoban.deadlocks import CORRAL
 from searchkit_sokoban.diagonal import ClosedDiagonal
 from searchkit_sokoban.levels import bundled_text, parse_levels
 from searchkit_sokoban.problem import SokobanProblem
@@ -66,6 +68,17 @@ CORRAL_OPEN = """\
 #    #
 #  ###
 ####"""
+# the empty goal in the column is shut in by boxes on goals, none of which can ever move:
+# every box stands on a goal but one, yet the hole can never be filled
+SEALED_GOAL = """\
+######
+#@   #
+# $  #
+###*##
+###*##
+###.##
+###*##
+######"""
 
 
 # the first Microban levels with at most 6 boxes (the 8-box checkerboard takes a minute);
@@ -88,8 +101,18 @@ def verdicts(text: str) -> tuple[bool, bool, bool, object]:
     diagonal = ClosedDiagonal(board)
     diag = any(diagonal.dead(x, boxes, board.player_start) for x in bits(boxes))
     corral = CorralProver(board).dead(boxes, reach)
-    older = SokobanProblem(board, "matching").pruning.dead_end(boxes, board.player_start)
-    return states[0] in dist, diag, corral, older
+    return states[0] in dist, diag, corral, older_verdict(board, boxes, board.player_start)
+
+
+def older_verdict(board, boxes: int, player: int) -> str | None:
+    """What the detectors before these say: the search's pruning without the corral proofs
+    (dead squares, freeze, bipartite, then a PI-corral no push enters)."""
+    pruning = SokobanProblem(board, "matching", frozenset({CORRAL})).pruning
+    found = pruning.dead_end(boxes, player)
+    if found is not None:
+        return found.detector
+    reach = flood(1 << player, board.floor & ~boxes, board.width)
+    return CORRAL if pi_corral_boxes(board, boxes, reach, True) == 0 else None
 
 
 def test_a_closed_diagonal_is_dead_where_the_older_detectors_are_silent():
@@ -110,6 +133,22 @@ def test_a_corral_that_a_push_opens_is_alive():
     assert verdicts(CORRAL_OPEN) == (True, False, False, None)
 
 
+def test_an_empty_goal_shut_in_by_boxes_on_goals_is_dead():
+    """The freeze test sees it when the last box pushed is one of the frozen ones; the
+    proof sees it whichever box moved last."""
+    assert verdicts(SEALED_GOAL) == (False, False, True, "freeze")
+
+
+@pytest.mark.parametrize("text", [CORRAL_DEAD, DIAGONAL_DEAD])
+def test_the_search_and_the_deadlock_notice_use_the_proofs(text):
+    """The push search prunes what the proofs find, and the game's notice names it."""
+    board, states, _dist = enumerated(text)
+    boxes, player = states[0]
+    problem = SokobanProblem(board, "matching")
+    assert problem.successors(problem.initial_state()) == []
+    assert problem.pruning.dead_end(boxes, player).detector == CORRAL
+
+
 @pytest.mark.parametrize("text", ENUMERATED + [pytest.param(t, marks=pytest.mark.slow) for t in HEAVY])
 def test_neither_flags_a_solvable_position(text):
     board, states, dist = enumerated(text)
@@ -126,9 +165,8 @@ def test_they_find_deadlocks_the_older_detectors_miss():
     for text in ENUMERATED:
         board, states, dist = enumerated(text)
         diagonal, prover = ClosedDiagonal(board), CorralProver(board)
-        older = SokobanProblem(board, "matching").pruning
         for boxes, player in states:
-            if (boxes, player) in dist or older.dead_end(boxes, player) is not None:
+            if (boxes, player) in dist or older_verdict(board, boxes, player) is not None:
                 continue
             reach = flood(1 << player, board.floor & ~boxes, board.width)
             found += prover.dead(boxes, reach) or any(diagonal.dead(x, boxes, player) for x in bits(boxes))

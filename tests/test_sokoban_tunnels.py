@@ -46,8 +46,10 @@ def test_macro_stops_on_a_goal_and_before_a_frozen_square():
     p = SokobanProblem(b, "nearest-goal", tunnels=True)
     ((push, child, _c),) = p.successors(p.initial_state())
     assert push.count == 2 and child[0] == b.goals  # stops on the goal, not in the corner beyond
+    # (a dead level: the player never gets past the first box, as the corral proofs see,
+    # so corral pruning is off to look at the macro alone)
     b = Board(parse_level("#########\n#@$  $..#\n###### ##\n     ###"))
-    p = SokobanProblem(b, "nearest-goal", tunnels=True)
+    p = SokobanProblem(b, "nearest-goal", frozenset({"corral"}), tunnels=True)
     pushes = {a.square: a for a, _s, _c in p.successors(p.initial_state())}
     assert pushes[b.width + 2].count == 1  # not on to column 4: frozen against the box on 5
 
@@ -99,7 +101,7 @@ def test_macros_never_lose_a_solution_nor_a_push():
                 assert replay_lurd(b.level, to_lurd(b, r.actions)).pushes == r.cost
         assert outcome[0][:2] == outcome[1][:2], text
         fired += outcome[0][2] != outcome[1][2]
-    assert fired >= 10  # the generator does exercise the macro
+    assert fired >= 5  # the generator does exercise the macro (on levels not proved dead at once)
 
 
 @pytest.mark.parametrize("optimal", [False, True])

@@ -55,15 +55,26 @@ class CorralProver:
 
     def _sealed(self, boxes: int, area: int, start_region: int) -> bool:
         """True when no push sequence of ``boxes`` alone (the player starting anywhere in
-        ``start_region``) lets the player into ``area`` or puts every box on a goal."""
+        ``start_region``) lets the player into ``area`` or puts every box on a goal - or,
+        when ``area`` holds an empty goal, moves a box off the squares beside it.
+
+        Every solution passes both marks: its last position has every box on a goal, and
+        an empty goal inside is filled by a box pushed in over a square beside the area,
+        all of which barrier boxes hold now.  So a search that misses either proves the
+        position dead (the second catches goals shut in by boxes on goals that never move)."""
         board = self.board
         floor, w, goals = board.floor, board.width, board.goals
         offs, side_comp = board.offsets, board.side_comp
-        if start_region & area or not boxes & ~goals:
+        if start_region & area:
+            return False
+        doors = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & floor & ~area
+        on_goals = not boxes & ~goals  # the first mark, passed at the start already
+        door_moved = not area & goals  # the second, only asked for an empty goal inside
+        if on_goals and door_moved:
             return False
         # a box pushed off the area's rim is taken off the board (a box less only makes
         # pushing easier): the proof is about the rim, and the search stays small
-        rim = area | (area << 1) | (area >> 1) | (area << w) | (area >> w)
+        rim = area | doors
         seen = {(boxes, _low(start_region))}
         frontier = [(boxes, start_region)]
         while frontier:
@@ -79,11 +90,15 @@ class CorralProver:
                         nboxes = sboxes ^ low ^ (1 << dst)
                         if self._dead(dst, side_comp[dst][k ^ 1], nboxes):
                             continue
+                        door_moved = door_moved or bool(doors >> src & 1)
                         if not rim >> dst & 1:
                             nboxes ^= 1 << dst
                         cregion = flood(low, floor & ~nboxes, w)
-                        if cregion & area or not nboxes & ~goals:
-                            return False  # the area opens, or the barrier can all stand on goals
+                        if cregion & area:
+                            return False  # the area opens
+                        on_goals = on_goals or not nboxes & ~goals
+                        if on_goals and door_moved:
+                            return False  # both marks passed: no proof
                         key = (nboxes, _low(cregion))
                         if key in seen:
                             continue

@@ -20,7 +20,7 @@ game's deadlock warning asks `dead_end`, which is those same parts on one positi
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .board import INF, bits, flood
 from .corral import pi_corral_boxes
@@ -166,6 +166,9 @@ class Pruning:
         self.corral = CORRAL not in self.disabled and corral
         self._bound = bound
         self.dead_after_push = self._after_push()
+        # the corral proofs (`corral_search.CorralProver`, which builds on the freeze test
+        # here), set by the problem when corral pruning is on
+        self.prover: Any = None
 
     def _after_push(self):
         board = self.board
@@ -191,10 +194,15 @@ class Pruning:
         return dead_after_push
 
     def corral_barrier(self, boxes: int, reach: int) -> int | None:
-        """`pi_corral_boxes` when corral pruning is on, else None (0: the position is dead)."""
+        """`pi_corral_boxes` when corral pruning is on, else None; 0 when the position is
+        dead: a PI-corral without an inward push, or an area a small search proves shut."""
         if not self.corral:
             return None
-        return pi_corral_boxes(self.board, boxes, reach, self.dead_squares)
+        barrier = pi_corral_boxes(self.board, boxes, reach, self.dead_squares)
+        prover = self.prover
+        if barrier != 0 and prover is not None and reach != self.board.floor & ~boxes and prover.dead(boxes, reach):
+            return 0
+        return barrier
 
     @property
     def bound(self):

@@ -30,7 +30,6 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .advisors import advised
 from .board import INF, bits, flood
-from .corral_search import CorralProver
 from .diagonal import ClosedDiagonal
 from .features import Cell, Features
 from .heuristics import NEAREST
@@ -188,7 +187,7 @@ class FessSearch:
         self.features = Features(board)
         self.macros = MacroMoves(problem)
         pruning = problem.pruning
-        self.prover = CorralProver(board, pruning.dead_squares) if pruning.corral else None
+        self.prover = pruning.prover if pruning.corral else None
         # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
         near = problem._near
         self.delta = NearestDelta(board, near) if near is not None and _plain_nearest(problem) else None
@@ -197,6 +196,7 @@ class FessSearch:
         self.opened = Open()
         self.best_packed = cell.packed
         self.goal: State | None = None
+        self.fresh: list[State] | None = None  # the positions stored, for a portfolio's meeting (`knows`)
         if problem.is_goal(start):
             self.status, self.goal = SOLVED, start
         elif board.impossible:
@@ -226,7 +226,7 @@ class FessSearch:
             return True
         problem, run, parents, opened = self.problem, self.run, self.parents, self.opened
         features, macros, prover, delta = self.features, self.macros, self.prover, self.delta
-        board, pruning = problem.board, problem.pruning
+        board, pruning, fresh = problem.board, problem.pruning, self.fresh
         stop_at = None if budget is None else self.expanded + budget
         while stop_at is None or self.expanded < stop_at:
             picked = opened.pop()
@@ -271,6 +271,8 @@ class FessSearch:
                     continue
                 cell = features.cell(child[0], region)
                 parents[child] = (state, macro, cell)
+                if fresh is not None:
+                    fresh.append(child)
                 if problem.is_goal(child):
                     self.status, self.goal = SOLVED, child
                     return True
@@ -287,7 +289,16 @@ class FessSearch:
     def path(self) -> tuple[list, list, int]:
         """The pushes from the start to the goal found, with the position after each push."""
         assert self.goal is not None
-        return _path(self.problem, self.parents, self.goal)
+        return self.path_to(self.goal)
+
+    def knows(self, state: State) -> bool:
+        """True when ``state`` was reached and not proved dead."""
+        entry = self.parents.get(state)
+        return entry is not None and entry[2] is not DEAD
+
+    def path_to(self, state: State) -> tuple[list, list, int]:
+        """The pushes from the start to ``state`` (reached), with the position after each."""
+        return _path(self.problem, self.parents, state)
 
     def result(self) -> Result:
         self.run.count(

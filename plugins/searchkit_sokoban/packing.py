@@ -81,7 +81,7 @@ class Packing:
     @staticmethod
     def layers_of(board, goals: int | None = None) -> list[int]:
         """The layers of ``goals`` (default: all), the board's other goals left empty."""
-        sources = board.start_boxes
+        sources = board.start_boxes & ~board.goals  # a box starting on a goal is a wall till it is pulled elsewhere
         remaining = board.goals if goals is None else goals
         layers: list[int] = []
         while remaining:

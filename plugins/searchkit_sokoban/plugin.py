@@ -46,6 +46,9 @@ def register_engines(register):
                 "solo": EngineParam(
                     "solo", e.PORTFOLIO_SOLO, float, "CPU seconds the first search runs alone", minimum=0
                 ),
+                "meet": EngineParam(
+                    "meet", e.PORTFOLIO_MEET, bool, "forward searches and the pull search answer together on meeting"
+                ),
             },
         )
     )

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, cast
 
 from .board import DIRS, INF, Board, bits, flood
+from .corral_search import CorralProver
 from .deadlocks import Pruning
 from .goalroom import GoalRoom, Route
 from .heuristics import MATCHING, NEAREST, RowCosts
@@ -81,6 +82,8 @@ class SokobanProblem:
         # bipartite deadlocks are an infinite heuristic (the packing guide is infinite
         # exactly when nearest-goal is, its bound here)
         self.pruning = Pruning(board, disabled, corral=not self.moves, bipartite=rows is not None, bound=self._costs)
+        if self.pruning.corral:
+            self.pruning.prover = CorralProver(board, self.pruning.dead_squares)
         if heuristic is None:
             # the engines see "no heuristic" (mypy cannot express an instance switching a method off)
             self.heuristic = None  # type: ignore[method-assign, assignment]

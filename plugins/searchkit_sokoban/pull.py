@@ -4,7 +4,7 @@ Forward searches fail where the goals must be filled in a strict order (rooms, d
 rows of goals): the heuristic heads for the nearest goal and seals the rest.  Backwards
 the order comes for free - a box is pulled off the goal that is free to leave - and the
 difficulty moves to the start, where boxes must reach their exact squares.  The two fail
-on different levels (greedy nearest-goal forwards misses Microban 144, 146 and 153,
+on different levels (greedy nearest-goal forwards misses Microban 146 and 153,
 backwards 93 and 153), so ``sokoban-portfolio`` runs this as one of its searches.
 
 A state is the forward one, ``(boxes, lowest square of the player's region)``; a step

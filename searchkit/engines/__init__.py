@@ -347,6 +347,9 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
                 ),
                 "shares": EngineParam("shares", "", str, "CPU shares, one positive number per member (default: equal)"),
                 "solo": EngineParam("solo", 0.0, float, "CPU seconds the first member runs alone", minimum=0),
+                "meet": EngineParam(
+                    "meet", False, bool, "forward and backward members answer together when they reach one state"
+                ),
             },
         ),
     ]

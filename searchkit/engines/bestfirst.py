@@ -111,6 +111,9 @@ class BestFirstSearch:
         self.frontier = self.max_frontier = 0
         self.bound: float | None = None  # set by `prune`: children with g + h at or above it are dropped
         self.pruned = 0
+        # a list to collect every state stored from now on (a portfolio meeting its searches
+        # the other way round takes and empties it); None: not collected
+        self.fresh: list[Any] | None = None
         for root in roots:
             h = h_fn(root) if h_fn is not None else 0
             self.g_of[root] = 0
@@ -185,7 +188,7 @@ class BestFirstSearch:
         heap, order, tie, seq, settled = self.heap, self.order, self.tie, self.seq, self.settled
         g_weight, h_weight, reopen, on_generation = self.g_weight, self.h_weight, self.reopen, self.goal_on_generation
         expanded, generated, duplicates, reopened = self.expanded, self.generated, self.duplicates, self.reopened
-        frontier, max_frontier = self.frontier, self.max_frontier
+        frontier, max_frontier, fresh = self.frontier, self.max_frontier, self.fresh
         stop_at = None if budget is None else expanded + budget
         next_check = run.next_check if stop_at is None or run.next_check < stop_at else stop_at
         status, goal, paused = None, None, False
@@ -259,6 +262,8 @@ class BestFirstSearch:
                 g_of[child] = cg
                 if parents is not None:
                     parents[child] = state
+                if fresh is not None:
+                    fresh.append(child)
                 if on_generation and is_goal(child):
                     status, goal = SOLVED, child
                     break
@@ -350,9 +355,17 @@ class BestFirstSearch:
 
     def path(self) -> tuple[list[Any], list[Any], Any]:
         """``(actions, states, cost)`` from a root to the goal found."""
+        return self.path_to(self.goal)
+
+    def knows(self, state: Any) -> bool:
+        """True when ``state`` has been reached (its path is `path_to`)."""
+        return state in self.g_of
+
+    def path_to(self, state: Any) -> tuple[list[Any], list[Any], Any]:
+        """``(actions, states, cost)`` from a root to ``state``, a state reached."""
         if self.parents is not None:
-            return path_from_parents(self.problem, self.parents, self.goal)
-        return path_from_costs(self.problem, self.g_of, self.start, self.goal)
+            return path_from_parents(self.problem, self.parents, state)
+        return path_from_costs(self.problem, self.g_of, self.start, state)
 
     def counters(self) -> dict[str, int]:
         """The statistics so far, as `Run.result` takes them."""

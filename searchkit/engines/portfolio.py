@@ -25,6 +25,15 @@ work and the states of all members; an observer sees every member's expansions a
 generations (a backward member's ``g`` counts from its goal) and the portfolio's progress
 over all of them.  The answer of a search that ran out of states is a proof of
 unsolvability only when that member's problem prunes no solution.
+
+With ``meet``, the forward and backward members also look for each other: every state one
+of them stores is looked up among the states the other direction has reached, and a
+state both know joins the forward path to it and the backward path from it into one
+answer (``answered_by`` names both).  A greedy search forwards and one backwards need not
+each cross the whole space then, only meet.  It needs members whose problems share their
+states (the problem's own and its variants; a ``search:NAME`` member takes part when it
+has `Steppable`'s ``fresh``, ``knows`` and ``path_to``, forwards unless it says
+``backward = True``).
 """
 
 from __future__ import annotations
@@ -90,13 +99,32 @@ class Steppable(Protocol):
 
     def path(self) -> tuple[list[Any], list[Any], Any]: ...
 
+    # for ``meet`` (optional): the states stored since the list was last emptied (None: not
+    # collected; the portfolio sets a list), whether a state was reached, the path to it
+    fresh: list[Any] | None
+
+    def knows(self, state: Any) -> bool: ...
+
+    def path_to(self, state: Any) -> tuple[list[Any], list[Any], Any]: ...
+
 
 class Member:
     """One search of a portfolio, with the time it has used."""
 
-    def __init__(self, search: Steppable, path: Callable[[Any], tuple[Any, ...]], share: float, label: str = ""):
+    def __init__(
+        self,
+        search: Steppable,
+        path: Callable[[Any], tuple[Any, ...]],
+        share: float,
+        label: str = "",
+        backward: bool = False,
+    ):
         self.search, self.path_of, self.share, self.label = search, path, share, label
+        self.backward = backward
         self.spent = 0.0
+
+    def can_meet(self) -> bool:
+        return hasattr(self.search, "fresh") and callable(getattr(self.search, "knows", None))
 
     def proves_unsolvable(self) -> bool:
         return self.search.status == NO_SOLUTION and preserves_solutions(self.search.problem)
@@ -182,14 +210,17 @@ def make_member(
                 f"portfolio member {label!r} needs a problem offering member_search(name); this one does not"
             )
         own = make(name, observer)
-        return None if own is None else Member(own, lambda s: s.path(), share, label)
+        if own is None:
+            return None
+        return Member(own, lambda s: s.path(), share, label, bool(getattr(own, "backward", False)))
     p = _member_problem(problem, name)
     if p is None:
         return None
     if direction == BACKWARD:
         if not can_search_backward(p):
             raise InputError("a backward member needs goal_states() and predecessors(), which this problem lacks")
-        return Member(backward_search(p, order="greedy", name=BACKWARD, observer=observer), forward_path, share, label)
+        search = backward_search(p, order="greedy", name=BACKWARD, observer=observer)
+        return Member(search, forward_path, share, label, backward=True)
     if order != "dijkstra" and heuristic_of(p) is None:
         raise InputError(f"portfolio member {order}{':' + name if name else ''} needs a heuristic")
     weights: dict[str, Any] = {
@@ -206,10 +237,12 @@ def portfolio(
     members: str = "",
     shares: str = "",
     solo: float = 0.0,
+    meet: bool = False,
     limits: Limits | None = None,
     observer: Observer | None = None,
 ) -> Result:
-    """The searches in ``members`` (comma list), the first alone for ``solo`` s, then by ``shares``."""
+    """The searches in ``members`` (comma list), the first alone for ``solo`` s, then by
+    ``shares``; with ``meet``, a forward and a backward one that reach one state answer together."""
     specs = parse_members(members)
     weights = parse_shares(shares, len(specs))
     if not solo >= 0:
@@ -220,11 +253,14 @@ def portfolio(
     first = make_member(problem, specs[0], weights[0], events)
     if first is None:
         raise InputError(f"the first search of the portfolio cannot run on this problem ({members})")
+    if meet and first.can_meet():
+        first.search.fresh = []
     crew = [first]  # every member made so far
     live = [first]  # those still searching
     # (the CPU seconds it joins at, its spec, its share), earliest last
     waiting = sorted(((max(solo, spec[3]), spec, share) for spec, share in zip(specs[1:], weights[1:])), reverse=True)
     status, winner = None, None
+    path, answered_by = None, ""
     expanded = generated = stored = max_frontier = 0
     while status is None:
         while waiting and (waiting[-1][0] <= process_time() - began_all or not live):
@@ -236,6 +272,8 @@ def portfolio(
             # joins level with its share, not behind (its set-up counts as its time)
             level = min((x.spent / x.share for x in live), default=0.0)
             m.spent = level * share + perf_counter() - began
+            if meet and m.can_meet():
+                m.search.fresh = []
             crew.append(m)
             live.append(m)
         if not live:  # every search ran out, none of them a proof
@@ -249,7 +287,12 @@ def portfolio(
         began = perf_counter()
         m.search.step(min(BATCH, run.next_check - expanded))  # never past the next limit check
         m.spent += perf_counter() - began
-        if m.search.status == SOLVED:
+        met = _meeting(m, crew) if meet else None
+        if met is not None:
+            status, winner = SOLVED, None
+            path = _joined(*met)
+            answered_by = f"{met[0].label}+{met[1].label}"
+        elif m.search.status == SOLVED:
             status, winner = SOLVED, m
         elif m.search.done:
             if m.proves_unsolvable():
@@ -260,7 +303,8 @@ def portfolio(
         generated = sum(x.search.generated for x in crew)
         stored = sum(x.search.stored for x in crew)
         max_frontier = max(max_frontier, sum(x.search.frontier for x in crew))
-    path = winner.path_of(winner.search) if winner is not None else None
+    if winner is not None:
+        path, answered_by = winner.path_of(winner.search), winner.label
     result = run.result(
         status,
         path,
@@ -271,6 +315,29 @@ def portfolio(
         max_frontier=max_frontier,
         stored=stored,
     )
-    if winner is not None:
-        result.stats.answered_by = winner.label
+    if status == SOLVED:
+        result.stats.answered_by = answered_by
     return result
+
+
+def _meeting(m: Member, crew: list[Member]) -> tuple[Member, Member, Any] | None:
+    """``(forward, backward, state)`` when a state ``m`` has just stored is known to a member
+    searching the other way; empties ``m``'s list of fresh states."""
+    fresh = getattr(m.search, "fresh", None)
+    if not fresh:
+        return None
+    m.search.fresh = []
+    others = [x for x in crew if x.backward != m.backward and x.can_meet()]
+    for x in others:
+        knows = x.search.knows
+        for state in fresh:
+            if knows(state):
+                return (x, m, state) if m.backward else (m, x, state)
+    return None
+
+
+def _joined(forward: Member, backward: Member, state: Any) -> tuple[list[Any], list[Any], Any]:
+    """The forward member's path to ``state`` and the backward member's from it, as one."""
+    actions, states, cost = forward.search.path_to(state)
+    back_actions, back_states, back_cost = backward.search.path_to(state)  # from a goal back to state
+    return actions + back_actions[::-1], states + back_states[::-1][1:], cost + back_cost
