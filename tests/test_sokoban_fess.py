@@ -43,7 +43,7 @@ def test_features_count_packing_in_order_and_regions():
     board = Board(parse_level(HAND_MADE))
     features = Features(board)
     far, near = board.goal_list  # the far goal (left) is filled first
-    assert features.cell(board.start_boxes) == (0, 1, 0)
+    assert features.cell(board.start_boxes) == (0, 1, 0, 0)
     other = board.start_boxes & -board.start_boxes
     assert features.cell(board.start_boxes ^ other | 1 << near).out_of_plan == 1  # the near goal too soon
     assert features.cell(board.start_boxes ^ other | 1 << far).packed == 1
@@ -101,3 +101,26 @@ def test_incremental_ratings_match_the_plain_ones(level):
                 checked += 1
         states = nxt
     assert checked > 20
+
+
+ROOMS = """\
+#########
+#   #   #
+# $   $ #
+#@  #  .#
+##### ###
+    #.#
+    ###"""
+
+
+def test_a_box_in_a_passage_between_rooms_counts_against_room_connectivity():
+    """The one-wide gap in the middle wall joins the two rooms; the goal corridor below holds
+    a goal, so it is no passage; a box in the gap blocks it, a box in a room does not."""
+    board = Board(parse_level(ROOMS))
+    features = Features(board)
+    w = board.width
+    gap = 2 * w + 4
+    assert features.passages == [1 << gap]
+    assert features.cell(board.start_boxes).room_connectivity == 0
+    in_gap = board.start_boxes & -board.start_boxes ^ board.start_boxes | 1 << gap
+    assert features.cell(in_gap).room_connectivity == 1

@@ -8,6 +8,7 @@ that improve its feature, picks the one the heuristic ranks best (lowest ``h``):
 * packing: more boxes packed in order;
 * connectivity: fewer floor regions (the player gets somewhere new);
 * out of plan: fewer boxes parked on goals whose turn has not come;
+* room connectivity: fewer passages between rooms blocked by a box;
 * heuristic: the move with the lowest ``h`` at all (the greedy search's choice).
 """
 
@@ -33,5 +34,7 @@ def advised(parent: Cell, children: Sequence[tuple[Cell, float]]) -> set[int]:
             offer("connectivity", cell.connectivity * 1e9 + h, i)
         if cell.out_of_plan < parent.out_of_plan:
             offer("out-of-plan", cell.out_of_plan * 1e9 + h, i)
+        if cell.room_connectivity < parent.room_connectivity:
+            offer("room-connectivity", cell.room_connectivity * 1e9 + h, i)
         offer("heuristic", h, i)
     return {i for _key, i in best.values()}

@@ -11,7 +11,11 @@ effort over the cells instead of trusting one heuristic's ranking.  The features
 * ``connectivity``: how many regions the boxes cut the floor into (1 = the player can go
   everywhere); fewer is better;
 * ``out_of_plan``: boxes on goals of layers whose turn has not come, which the plan must
-  move away again (0 on levels without a packing order); fewer is better.
+  move away again (0 on levels without a packing order); fewer is better;
+* ``room_connectivity``: passages between rooms that a box blocks (a passage is a run of
+  one-wide squares, walled on both sides, that joins two rooms and holds no goal; a box in
+  it stops the player going through, even where another way round keeps the floor in one
+  region); fewer is better.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from .board import Board, regions
 from .packing import Packing
 
 AREA_GAP = 2  # squares between goals of one area (a goal beside a room of goals still waits its turn)
+ROOM_SIZE = 3  # floor squares: smaller open parts are bends and forks of passages
 MEMO_SIZE = 1 << 16  # remembered walled-off areas before starting afresh
 
 
@@ -31,6 +36,7 @@ class Cell(NamedTuple):
     packed: int
     connectivity: int
     out_of_plan: int
+    room_connectivity: int
 
 
 def goal_areas(board: Board) -> list[int]:
@@ -65,6 +71,7 @@ class Features:
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int]] = {}
         self._pockets: dict[int, tuple[int, ...]] = {}
+        self.passages = passages(board)
 
     def packed(self, boxes: int) -> tuple[int, int]:
         """``(packed, out_of_plan)`` for ``boxes`` (remembered by the boxes on goals)."""
@@ -105,4 +112,30 @@ class Features:
     def cell(self, boxes: int, reach: int = 0) -> Cell:
         """The cell of ``boxes``; ``reach``: the player's region if known (see `connectivity`)."""
         packed, out = self.packed(boxes)
-        return Cell(packed, self.connectivity(boxes, reach), out)
+        blocked = 0
+        for passage in self.passages:
+            if boxes & passage:
+                blocked += 1
+        return Cell(packed, self.connectivity(boxes, reach), out, blocked)
+
+
+def passages(board: Board) -> list[int]:
+    """The passages between rooms: runs of squares walled on both sides across (`Board.tunnel`),
+    with the bends and forks between them, without a goal and touching two or more rooms
+    (the parts of the floor left without them, of `ROOM_SIZE` squares or more)."""
+    w = board.width
+    narrow = board.tunnel[0] | board.tunnel[1]
+    rooms = []
+    for part in regions(board.floor & ~narrow, w):
+        if part.bit_count() >= ROOM_SIZE:
+            rooms.append(part)
+        else:
+            narrow |= part  # a bend or a fork of a passage
+    out = []
+    for run in regions(narrow, w):
+        if run & board.goals:
+            continue
+        around = (run << 1) | (run >> 1) | (run << w) | (run >> w)
+        if sum(1 for room in rooms if room & around) >= 2:
+            out.append(run)
+    return out

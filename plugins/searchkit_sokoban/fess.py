@@ -41,7 +41,7 @@ MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box 
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core checks every 1024 cheap ones)
 
-DEAD = Cell(-1, -1, -1)  # the cell of a position proved dead when generated (never opened)
+DEAD = Cell(-1, -1, -1, -1)  # the cell of a position proved dead when generated (never opened)
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]

@@ -287,13 +287,13 @@ def portfolio(
         began = perf_counter()
         m.search.step(min(BATCH, run.next_check - expanded))  # never past the next limit check
         m.spent += perf_counter() - began
-        met = _meeting(m, crew) if meet else None
-        if met is not None:
-            status, winner = SOLVED, None
+        met = _meeting(m, crew) if meet and m.search.status != SOLVED else None
+        if m.search.status == SOLVED:
+            status, winner = SOLVED, m
+        elif met is not None:
+            status = SOLVED
             path = _joined(*met)
             answered_by = f"{met[0].label}+{met[1].label}"
-        elif m.search.status == SOLVED:
-            status, winner = SOLVED, m
         elif m.search.done:
             if m.proves_unsolvable():
                 status = NO_SOLUTION
