@@ -42,6 +42,11 @@ def flood(seed: int, free: int, width: int) -> int:
         region = grown
 
 
+def around(mask: int, width: int) -> int:
+    """The squares beside those of ``mask`` (up, down, left, right; ``mask`` itself may be among them)."""
+    return (mask << 1) | (mask >> 1) | (mask << width) | (mask >> width)
+
+
 def regions(free: int, width: int) -> list[int]:
     """The connected parts of ``free``, each a mask (lowest square first)."""
     out = []

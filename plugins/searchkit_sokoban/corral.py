@@ -20,7 +20,7 @@ and no push-optimal solution.  A PI-corral with no inward push is a deadlock.
 
 from __future__ import annotations
 
-from .board import flood
+from .board import around, flood
 
 
 def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None:
@@ -37,7 +37,7 @@ def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None
     while rest:
         area = flood(rest & -rest, unreach, w)
         rest &= ~area
-        barrier = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & boxes
+        barrier = around(area, w) & boxes
         merged = [area, barrier]
         kept: list[list[int]] = []
         changed = True

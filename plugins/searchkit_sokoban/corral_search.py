@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .board import INF, bits, flood, regions
+from .board import INF, around, bits, flood, regions
 from .deadlocks import frozen_group
 
 MAX_BOXES = 8  # boxes searched (barrier and neighbours); larger corrals are left to the main search
@@ -37,7 +37,7 @@ class CorralProver:
         board = self.board
         floor, w = board.floor, board.width
         for area in regions(floor & ~boxes & ~reach, w) if areas is None else areas:
-            barrier = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & boxes
+            barrier = around(area, w) & boxes
             if barrier.bit_count() > MAX_BOXES:
                 continue
             barrier = _with_neighbours(barrier, boxes, w)
@@ -67,7 +67,7 @@ class CorralProver:
         offs, side_comp = board.offsets, board.side_comp
         if start_region & area:
             return False
-        doors = ((area << 1) | (area >> 1) | (area << w) | (area >> w)) & floor & ~area
+        doors = around(area, w) & floor & ~area
         on_goals = not boxes & ~goals  # the first mark, passed at the start already
         door_moved = not area & goals  # the second, only asked for an empty goal inside
         if on_goals and door_moved:
@@ -124,7 +124,7 @@ def _with_neighbours(barrier: int, boxes: int, w: int) -> int:
     `MAX_BOXES`: a box that jams a barrier box (two boxes in a row against a wall) is
     needed for the proof, and any subset of the boxes keeps it sound."""
     while True:
-        ring = ((barrier << 1) | (barrier >> 1) | (barrier << w) | (barrier >> w)) & boxes & ~barrier
+        ring = around(barrier, w) & boxes & ~barrier
         if not ring:
             return barrier
         grown = barrier | ring

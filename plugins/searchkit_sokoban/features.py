@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .board import Board, regions
+from .board import Board, around, regions
 from .packing import Packing
 
 AREA_GAP = 2  # squares between goals of one area (a goal beside a room of goals still waits its turn)
@@ -135,7 +135,7 @@ def passages(board: Board) -> list[int]:
     for run in regions(narrow, w):
         if run & board.goals:
             continue
-        around = (run << 1) | (run >> 1) | (run << w) | (run >> w)
-        if sum(1 for room in rooms if room & around) >= 2:
+        beside = around(run, w)
+        if sum(1 for room in rooms if room & beside) >= 2:
             out.append(run)
     return out
