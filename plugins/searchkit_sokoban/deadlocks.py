@@ -193,13 +193,14 @@ class Pruning:
 
         return dead_after_push
 
-    def corral_barrier(self, boxes: int, reach: int) -> int | None:
+    def corral_barrier(self, boxes: int, reach: int, prove: bool = True) -> int | None:
         """`pi_corral_boxes` when corral pruning is on, else None; 0 when the position is
-        dead: a PI-corral without an inward push, or an area a small search proves shut."""
+        dead: a PI-corral without an inward push, or an area a small search proves shut
+        (``prove=False``: not asked, for a search that proved the position when it made it)."""
         if not self.corral:
             return None
         barrier = pi_corral_boxes(self.board, boxes, reach, self.dead_squares)
-        prover = self.prover
+        prover = self.prover if prove else None
         if barrier != 0 and prover is not None and reach != self.board.floor & ~boxes and prover.dead(boxes, reach):
             return 0
         return barrier

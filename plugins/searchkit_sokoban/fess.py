@@ -187,7 +187,7 @@ class FessSearch:
         self.features = Features(board)
         self.macros = MacroMoves(problem)
         pruning = problem.pruning
-        self.prover = pruning.prover if pruning.corral else None
+        self.prover = pruning.prover
         # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
         near = problem._near
         self.delta = NearestDelta(board, near) if near is not None and _plain_nearest(problem) else None
@@ -199,8 +199,8 @@ class FessSearch:
         self.fresh: list[State] | None = None  # the positions stored, for a portfolio's meeting (`knows`)
         if problem.is_goal(start):
             self.status, self.goal = SOLVED, start
-        elif board.impossible:
-            self.status = NO_SOLUTION
+        elif board.impossible or self.prover is not None and self.prover.dead(start[0], self.macros.region(*start)):
+            self.status = NO_SOLUTION  # every later position is proved as it is made (`step`)
         else:
             self.opened.add(cell, 0, self._h(start), start)
 
@@ -246,7 +246,7 @@ class FessSearch:
                 self.max_frontier = opened.size + 1
             boxes, player = state
             reach = macros.region(boxes, player)
-            barrier = pruning.corral_barrier(boxes, reach)
+            barrier = pruning.corral_barrier(boxes, reach, prove=False)  # proved when it was made
             if barrier == 0:
                 continue  # a corral no push can open
             children: list[tuple[State, Cell, float]] = []
