@@ -14,7 +14,7 @@ from collections import deque
 import pytest
 from searchkit_sokoban.board import DIRS, INF, Board, bits, flood
 from searchkit_sokoban.corral import pi_corral_boxes
-from searchkit_sokoban.deadlocks import CORRAL, DETECTORS, freeze_deadlock, parse_disabled
+from searchkit_sokoban.deadlocks import CORRAL, DETECTORS, freeze_deadlock, frozen_group, parse_disabled
 from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.packing import Packing
 from searchkit_sokoban.problem import SokobanProblem
@@ -196,6 +196,19 @@ def test_a_box_frozen_on_the_goal_at_a_corridor_mouth_seals_the_goals_behind_it(
     assert not freeze_deadlock(square(board, 4, 1), board.start_boxes, board)
     board = Board(parse_level("#######\n#*#####\n#.#####\n# $   #\n#*   @#\n##    #\n#######"))
     assert freeze_deadlock(square(board, 4, 1), board.start_boxes, board)  # (2,1) is sealed
+
+
+def test_a_goal_room_filled_from_its_mouth_stays_alive():
+    # pushing the mouth box left fills the goal behind it: the frozen group names boxes twice
+    # (reached along both axes), which once summed to a wrong mask and sealed a live room
+    board = Board(parse_level("#########\n#  ######\n#*.*  $@#\n#***#   #\n#***#   #\n#########"))
+    src, dst = square(board, 2, 3), square(board, 2, 2)
+    boxes = board.start_boxes ^ (1 << src) | (1 << dst)
+    group = frozen_group(dst, boxes, board.is_wall, board.is_dead, board.width, set())
+    assert group is not None and len(group) > len(set(group))
+    assert not freeze_deadlock(dst, boxes, board)
+    problem = SokobanProblem(board)
+    assert problem.pruning.dead_end(boxes, square(board, 2, 4), dst) is None
 
 
 def test_bipartite_deadlock_is_an_infinite_matching():

@@ -83,7 +83,10 @@ def freeze_deadlock(sq: int, boxes: int, board) -> bool:
     is_goal = board.is_goal
     if any(not is_goal[b] for b in group):
         return True
-    return sealed_off(sum(1 << b for b in group), boxes, board)
+    frozen = 0
+    for b in group:  # a proof can name a box twice (reached along both axes): or, not sum
+        frozen |= 1 << b
+    return sealed_off(frozen, boxes, board)
 
 
 def sealed_off(frozen: int, boxes: int, board) -> bool:
