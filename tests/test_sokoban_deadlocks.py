@@ -33,6 +33,8 @@ TINY = [
     "#######\n###.###\n#  $  #\n# #@# #\n#     #\n#######",
     # a dead-end column of goals whose mouth needs the corner goal (4,1) empty to push up
     "#######\n#.#####\n#.#####\n# $ $ #\n#.  $@#\n##    #\n#######",
+    # a goal room filled from its mouth: boxes frozen on goals, one goal behind the mouth box
+    "#########\n#  ######\n#*.*  $@#\n#***#   #\n#***#   #\n#########",
 ]
 
 
