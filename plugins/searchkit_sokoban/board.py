@@ -275,7 +275,7 @@ class Board:
                 tuple(per_goal[j].get((x, c), INF) for j in range(ngoals)) for c in range(len(self.compmask[x]))
             )
             self.rowdist[x] = rows
-            self.nearest[x] = tuple(min(r) for r in rows)
+            self.nearest[x] = tuple(min(r, default=INF) for r in rows)  # INF: every goal sealed off
             if any(v < INF for v in self.nearest[x]):
                 live |= 1 << x
         self.live = live

@@ -51,7 +51,7 @@ class Packing:
         self.any_near = [INF] * (board.size * 4)
         for x, rows in enumerate(board.rowdist):
             for c, row in enumerate(rows):
-                self.any_near[x * 4 + c] = min(row)
+                self.any_near[x * 4 + c] = min(row, default=INF)
         # a box off the layer's reach still costs more than any box on its way there
         self.step = max([d for t in self.near for d in t if d < INF] + [1]) + 1
 

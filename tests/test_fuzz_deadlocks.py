@@ -1,0 +1,104 @@
+"""Fuzzing the deadlock detectors: on random tiny levels, none flags a solvable position.
+
+The oracle is the level's whole push graph (`test_sokoban_deadlocks.space`, no pruning): a
+position is solvable when some push sequence from it reaches the goal.  Every detector
+the searches prune with - dead squares, freeze (with goals sealed off by boxes frozen on
+goals), bipartite matching, PI-corrals and the corral proofs, closed diagonals - must stay
+silent on every solvable position, and the pruned successors of a solvable position must
+keep a solvable child.  The fixed tiny levels of the deadlock tests cover what their authors
+thought of; random walls, boxes and goals cover the shapes nobody drew (a freeze proof
+that named a box twice was found this way).
+"""
+
+from __future__ import annotations
+
+import pytest
+from fuzzing import PROFILES, Profile, assert_clean, run_cli
+from hypothesis import assume
+from hypothesis import strategies as st
+from searchkit_sokoban.board import Board, bits, flood
+from searchkit_sokoban.diagonal import ClosedDiagonal
+from searchkit_sokoban.levels import parse_level
+from searchkit_sokoban.problem import SokobanProblem
+from test_sokoban_deadlocks import space
+
+from searchkit.errors import InputError
+
+MAX_STATES = 20_000  # positions a drawn level may have (its whole push graph is enumerated)
+
+
+@st.composite
+def tiny_levels(draw: st.DrawFn, max_boxes: int = 3) -> str:
+    """A walled rectangle of up to 6 x 6 squares with random inner walls, 1 to ``max_boxes``
+    boxes and as many goals (a box may start on a goal), and the player on a free square."""
+    rows, cols = draw(st.integers(3, 6)), draw(st.integers(3, 6))
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+    walls = set(draw(st.sets(st.sampled_from(squares), max_size=len(squares) // 3)))
+    floor = [s for s in squares if s not in walls]
+    assume(len(floor) >= max_boxes + 1)
+    k = draw(st.integers(1, max_boxes))
+    picked = draw(st.permutations(floor))
+    boxes, player = set(picked[:k]), picked[k]
+    goals = set(draw(st.lists(st.sampled_from(floor), min_size=k, max_size=k, unique=True)))
+    lines = ["#" * (cols + 2)]
+    for r in range(rows):
+        line = "#"
+        for c in range(cols):
+            s = (r, c)
+            if s in walls:
+                line += "#"
+            elif s == player:
+                line += "+" if s in goals else "@"
+            elif s in boxes:
+                line += "*" if s in goals else "$"
+            else:
+                line += "." if s in goals else " "
+        lines.append(line + "#")
+    lines.append("#" * (cols + 2))
+    return "\n".join(lines)
+
+
+def check_detectors(text: str) -> None:
+    try:
+        board = Board(parse_level(text))
+    except InputError:
+        assume(False)  # e.g. a box the player can never reach: the level is refused
+        return
+    assume(not board.impossible)
+    _board, states, dist = space(text)
+    assume(len(states) <= MAX_STATES)
+    problem = SokobanProblem(board, "matching")
+    pruning = problem.pruning
+    diagonal = ClosedDiagonal(board)
+    for boxes, player in states:
+        if (boxes, player) not in dist:
+            continue
+        shown = "\n".join(board.render(boxes, player))
+        found = pruning.dead_end(boxes, player)
+        assert found is None, f"{found} on a solvable position:\n{shown}"
+        assert not any(diagonal.dead(x, boxes, player) for x in bits(boxes)), f"closed diagonal:\n{shown}"
+        reach = flood(1 << player, board.floor & ~boxes, board.width)
+        assert not pruning.prover.dead(boxes, reach), f"corral proof on a solvable position:\n{shown}"
+        if dist[(boxes, player)]:
+            kids = [c for _a, c, _cost in problem.successors((boxes, player))]
+            assert any(c in dist for c in kids), f"pruning removed every solvable push:\n{shown}"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_no_detector_flags_a_solvable_position_of_a_random_level(profile: Profile) -> None:
+    profile.run(tiny_levels(), check_detectors, examples=60, deadline_s=20.0)
+
+
+@pytest.mark.slow
+def test_no_detector_flags_a_solvable_position_with_four_boxes() -> None:
+    PROFILES[1].values[0].run(tiny_levels(max_boxes=4), check_detectors, examples=40, deadline_s=60.0)
+
+
+def test_a_level_with_every_goal_sealed_off_has_no_solution(tmp_path) -> None:
+    """Found by the fuzzing above: no goal on the player's floor left the distance tables
+    empty, and building the heuristic failed."""
+    level = tmp_path / "sealed.txt"
+    level.write_text("########\n#####$@#\n#.#    #\n##     #\n########\n")
+    outcome = run_cli("solve", "sokoban", str(level))
+    assert_clean(outcome, allowed=(3,))
+    assert "no solution" in outcome.out
