@@ -80,6 +80,16 @@ SEALED_GOAL = """\
 ###*##
 ######"""
 
+# the box can only be pushed left, into a pocket without a goal that ends at a block of boxes
+# frozen on goals: the player follows it in, yet the goal on the right is never filled (the
+# matching is finite: without the boxes, the block's boxes could go right)
+POCKET_BEHIND_FROZEN = """\
+##########
+#**   $ .#
+#**##### #
+#   @    #
+##########"""
+
 
 # the first Microban levels with at most 6 boxes (the 8-box checkerboard takes a minute);
 # those of 6 boxes take most of a minute each to enumerate, so they run under the slow mark
@@ -137,6 +147,12 @@ def test_an_empty_goal_shut_in_by_boxes_on_goals_is_dead():
     """The freeze test sees it when the last box pushed is one of the frozen ones; the
     proof sees it whichever box moved last."""
     assert verdicts(SEALED_GOAL) == (False, False, True, "freeze")
+
+
+def test_a_box_that_can_only_go_into_a_dead_pocket_is_dead():
+    """The proof treats boxes frozen on goals as walls and, for a barrier of one box,
+    searches on after the player steps into the area behind the box."""
+    assert verdicts(POCKET_BEHIND_FROZEN) == (False, False, True, None)
 
 
 @pytest.mark.parametrize("text", [CORRAL_DEAD, DIAGONAL_DEAD])

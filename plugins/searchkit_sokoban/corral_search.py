@@ -4,10 +4,14 @@ Why: PI-corral pruning (`corral`) calls a corral dead only when no push can ente
 large levels also make corrals whose boxes can be pushed about outside but never so that
 the area opens (closed diagonals of boxes round an empty square, boxes jammed in a row
 against a wall).  For one unreachable area, its barrier (the boxes beside it) and the boxes
-next to the barrier (ring by ring, up to `MAX_BOXES`) are searched: every other box is
-taken off the board, and so is a box as soon as it is pushed off the area's rim, which
+next to the barrier (ring by ring, up to `MAX_BOXES`) are searched: boxes frozen on goals
+(`CorralProver.frozen_on_goals`) are walls, since no solution moves them; every other box
+is taken off the board, and so is a box as soon as it is pushed off the area's rim, which
 only makes pushing easier, so when even then no push sequence lets the player into the
-area or puts every box left on a goal, the real position is dead too.  The search counts a sub-position as dead only by
+area or puts every box left on a goal, the real position is dead too.  A barrier of one or
+two boxes is searched on after the player gets in (a box pushed in ahead of the player,
+e.g. into a pocket without a goal, can leave the position as dead as before): for it only
+the marks of `CorralProver._sealed` count.  The search counts a sub-position as dead only by
 rules that hold with boxes missing: a dead square, or a frozen group with a box off goal.
 It stops at `MAX_NODES` positions or `MAX_BOXES` barrier boxes and then says "alive".
 """
@@ -22,6 +26,8 @@ from .deadlocks import frozen_group
 MAX_BOXES = 8  # boxes searched (barrier and neighbours); larger corrals are left to the main search
 MAX_NODES = 300  # sub-positions per proof
 MEMO_SIZE = 1 << 15  # remembered verdicts before starting afresh
+# barriers of at most this many boxes are searched on when the player steps into the area
+SEARCHED_ON = 2
 
 
 class CorralProver:
@@ -30,40 +36,66 @@ class CorralProver:
     def __init__(self, board, dead_squares: bool = True):
         self.board = board
         self.dead_squares = dead_squares
-        self.memo: dict[tuple[int, int, int], bool] = {}
+        self.memo: dict[tuple[int, int, int, int], bool] = {}
+        self._frozen: dict[int, int] = {}
 
     def dead(self, boxes: int, reach: int, areas: Iterable[int] | None = None) -> bool:
         """``areas``: the unreachable areas when the caller knows them (`features.Features.pockets`)."""
         board = self.board
         floor, w = board.floor, board.width
+        fixed = None  # the boxes frozen on goals: walls for every proof (found when first needed)
         for area in regions(floor & ~boxes & ~reach, w) if areas is None else areas:
-            barrier = around(area, w) & boxes
+            if fixed is None:
+                fixed = self.frozen_on_goals(boxes)
+            loose = boxes & ~fixed
+            barrier = around(area, w) & loose
             if barrier.bit_count() > MAX_BOXES:
                 continue
-            barrier = _with_neighbours(barrier, boxes, w)
+            barrier = _with_neighbours(barrier, loose, w)
             # the verdict depends on where the player is, with only these boxes in the way:
             # the region grown from any square of ``reach`` (flooded only when not known)
-            key = (barrier, area, reach & -reach)
+            key = (barrier, area, reach & -reach, fixed)
             verdict = self.memo.get(key)
             if verdict is None:
                 if len(self.memo) >= MEMO_SIZE:
                     self.memo.clear()
-                verdict = self.memo[key] = self._sealed(barrier, area, flood(reach, floor & ~barrier, w))
+                start = flood(reach, floor & ~barrier & ~fixed, w)
+                verdict = self.memo[key] = self._sealed(barrier, area, start, fixed)
             if verdict:
                 return True
         return False
 
-    def _sealed(self, boxes: int, area: int, start_region: int) -> bool:
+    def frozen_on_goals(self, boxes: int) -> int:
+        """The boxes on goals that can never move (`deadlocks.frozen_group`), found with only
+        the boxes on goals on the board: a box frozen with fewer boxes is frozen with more,
+        so the answer depends on the goals filled alone (remembered by them)."""
+        board = self.board
+        on_goals = boxes & board.goals
+        fixed = self._frozen.get(on_goals)
+        if fixed is None:
+            if len(self._frozen) >= MEMO_SIZE:
+                self._frozen.clear()
+            fixed = 0
+            for x in bits(on_goals):
+                if not fixed >> x & 1:
+                    group = frozen_group(x, on_goals, board.is_wall, board.is_dead, board.width, set())
+                    for b in group or ():
+                        fixed |= 1 << b
+            self._frozen[on_goals] = fixed
+        return fixed
+
+    def _sealed(self, boxes: int, area: int, start_region: int, walls: int = 0) -> bool:
         """True when no push sequence of ``boxes`` alone (the player starting anywhere in
         ``start_region``) lets the player into ``area`` or puts every box on a goal - or,
         when ``area`` holds an empty goal, moves a box off the squares beside it.
+        ``walls``: boxes frozen on goals, which no solution moves.
 
         Every solution passes both marks: its last position has every box on a goal, and
         an empty goal inside is filled by a box pushed in over a square beside the area,
         all of which barrier boxes hold now.  So a search that misses either proves the
         position dead (the second catches goals shut in by boxes on goals that never move)."""
         board = self.board
-        floor, w, goals = board.floor, board.width, board.goals
+        floor, w, goals = board.floor & ~walls, board.width, board.goals
         offs, side_comp = board.offsets, board.side_comp
         if start_region & area:
             return False
@@ -75,6 +107,7 @@ class CorralProver:
         # a box pushed off the area's rim is taken off the board (a box less only makes
         # pushing easier): the proof is about the rim, and the search stays small
         rim = area | doors
+        opens = boxes.bit_count() > SEARCHED_ON  # the player inside ends the search: alive
         seen = {(boxes, _low(start_region))}
         frontier = [(boxes, start_region)]
         while frontier:
@@ -94,7 +127,7 @@ class CorralProver:
                         if not rim >> dst & 1:
                             nboxes ^= 1 << dst
                         cregion = flood(low, floor & ~nboxes, w)
-                        if cregion & area:
+                        if opens and cregion & area:
                             return False  # the area opens
                         on_goals = on_goals or not nboxes & ~goals
                         if on_goals and door_moved:
