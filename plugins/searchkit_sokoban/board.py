@@ -19,6 +19,7 @@ player and the boxes with `rules.step`.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level
@@ -54,6 +55,14 @@ def regions(free: int, width: int) -> list[int]:
         part = flood(free & -free, free, width)
         out.append(part)
         free &= ~part
+    return out
+
+
+def mask_of(squares: Iterable[int]) -> int:
+    """The mask of square numbers (the inverse of `bits`); a square named twice counts once."""
+    out = 0
+    for x in squares:
+        out |= 1 << x
     return out
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .board import INF, around, bits, flood, regions
+from .board import INF, around, bits, flood, mask_of, regions
 from .deadlocks import frozen_group
 
 MAX_BOXES = 8  # boxes searched (barrier and neighbours); larger corrals are left to the main search
@@ -79,8 +79,7 @@ class CorralProver:
             for x in bits(on_goals):
                 if not fixed >> x & 1:
                     group = frozen_group(x, on_goals, board.is_wall, board.is_dead, board.width, set())
-                    for b in group or ():
-                        fixed |= 1 << b
+                    fixed |= mask_of(group or ())
             self._frozen[on_goals] = fixed
         return fixed
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .board import INF, bits, flood
+from .board import INF, bits, flood, mask_of
 from .corral import pi_corral_boxes
 
 DETECTORS = ("dead-squares", "freeze", "bipartite", "corral")
@@ -83,10 +83,7 @@ def freeze_deadlock(sq: int, boxes: int, board) -> bool:
     is_goal = board.is_goal
     if any(not is_goal[b] for b in group):
         return True
-    frozen = 0
-    for b in group:  # a proof can name a box twice (reached along both axes): or, not sum
-        frozen |= 1 << b
-    return sealed_off(frozen, boxes, board)
+    return sealed_off(mask_of(group), boxes, board)  # a proof can name a box twice
 
 
 def sealed_off(frozen: int, boxes: int, board) -> bool:
