@@ -13,7 +13,7 @@ that named a box twice was found this way).
 from __future__ import annotations
 
 import pytest
-from fuzzing import PROFILES, Profile, assert_clean, run_cli
+from fuzzing import HEAVY, PROFILES, Profile, assert_clean, run_cli
 from hypothesis import assume
 from hypothesis import strategies as st
 from searchkit_sokoban.board import Board, bits, flood
@@ -91,7 +91,7 @@ def test_no_detector_flags_a_solvable_position_of_a_random_level(profile: Profil
 
 @pytest.mark.slow
 def test_no_detector_flags_a_solvable_position_with_four_boxes() -> None:
-    PROFILES[1].values[0].run(tiny_levels(max_boxes=4), check_detectors, examples=40, deadline_s=60.0)
+    HEAVY.run(tiny_levels(max_boxes=4), check_detectors, examples=40, deadline_s=60.0)
 
 
 def test_a_level_with_every_goal_sealed_off_has_no_solution(tmp_path) -> None:

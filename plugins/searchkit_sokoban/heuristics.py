@@ -31,9 +31,8 @@ class RowCosts:
         for x, rows in enumerate(board.rowdist):
             for c, row in enumerate(rows):
                 key = x * 4 + c
-                m = min(row, default=INF)  # no goal at all: every goal is sealed off
-                near[key] = m
-                arg[key] = row.index(m) if row else -1
+                m = near[key] = board.nearest[x][c]
+                arg[key] = row.index(m) if row else -1  # no row: every goal is sealed off
                 self.rows[key] = row
         self.cost = self.nearest if kind == NEAREST else self.matching
         if kind == MATCHING:

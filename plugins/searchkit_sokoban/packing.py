@@ -49,9 +49,9 @@ class Packing:
                     table[x * 4 + c] = min(row[j] for j in cols)
             self.near.append(table)
         self.any_near = [INF] * (board.size * 4)
-        for x, rows in enumerate(board.rowdist):
-            for c, row in enumerate(rows):
-                self.any_near[x * 4 + c] = min(row, default=INF)
+        for x, nearest in enumerate(board.nearest):
+            for c, d in enumerate(nearest):
+                self.any_near[x * 4 + c] = d
         # a box off the layer's reach still costs more than any box on its way there
         self.step = max([d for t in self.near for d in t if d < INF] + [1]) + 1
 
