@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 from searchkit_sokoban import fess
+from searchkit_sokoban.advisors import Explorer, Opener
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.features import Features
 from searchkit_sokoban.fess import sokoban_fess
+from searchkit_sokoban.hotspots import Hotspots
 from searchkit_sokoban.levels import parse_level
 
 from searchkit import InputError, Limits, make_problem
@@ -124,3 +126,57 @@ def test_a_box_in_a_passage_between_rooms_counts_against_room_connectivity():
     assert features.cell(board.start_boxes).room_connectivity == 0
     in_gap = board.start_boxes & -board.start_boxes ^ board.start_boxes | 1 << gap
     assert features.cell(in_gap).room_connectivity == 1
+
+
+# two rooms joined by a gap in the middle wall; the goals are in the left room
+DOORWAY = """\
+##########
+#.   #   #
+#    $ $@#
+#.   #   #
+##########"""
+
+
+def test_a_box_in_the_doorway_is_a_hotspot_for_the_box_behind_it():
+    board = Board(parse_level(DOORWAY))
+    spots = Hotspots(board)
+    w = board.width
+    gap, behind, inside = 2 * w + 5, 2 * w + 7, 1 * w + 2
+    assert spots.cuts(gap) >> behind & 1  # walled, the gap leaves the right room no goal
+    assert not spots.cuts(behind) >> gap & 1
+    assert spots.count(board.start_boxes) == 1
+    assert spots.count(1 << inside | 1 << behind) == 0  # the doorway cleared
+
+
+def test_the_opener_walks_from_the_goals_whose_turn_has_come():
+    board = Board(parse_level(HAND_MADE))
+    features = Features(board)
+    far, near = board.goal_list
+    assert features.next_goals(board.start_boxes) == 1 << far  # the far goal is filled first
+    walk = Opener(board).distances(1 << far)
+    assert walk[far] == 0 and walk[near] == 1 and walk[far + board.width] == fess.INF  # a wall
+
+
+@pytest.mark.parametrize("level", ["microban:3", "microban:77", "xsokoban:2"])
+def test_the_explorer_matches_its_definition_square_by_square(level):
+    """A move opens when it can be undone and the player reaches a side of another box it
+    could not reach before, with the square beyond that box free: checked square by square."""
+    p = problem(level)
+    board, macros, explorer = p.board, fess.MacroMoves(p), Explorer(p.board)
+    boxes, player = p.initial_state()
+    reach = macros.region(boxes, player)
+    seen = 0
+    for macro, (child, _player), region in macros.moves(boxes, reach, boxes):
+        src, dst = macro[0].square, macro[-1].square + board.offsets[macro[-1].direction]
+        new_push = any(
+            region >> (x + o) & 1
+            and not reach >> (x + o) & 1
+            and board.floor >> (x - o) & 1
+            and not child >> (x - o) & 1
+            for x in fess.bits(boxes & child)
+            for o in board.offsets
+        )
+        expected = new_push and bool(board.reaching(1 << src) >> dst & 1)
+        assert explorer.opens(boxes, reach, child, region, src, dst) == expected
+        seen += expected
+    assert seen or level != "xsokoban:2"

@@ -2,39 +2,121 @@
 
 The FESS search (`fess`) gives the advisors' moves weight 0 and every other move weight 1,
 so a line of advised moves is followed as far as it goes before the search widens.  An
-advisor looks at what a move does to the features (`features.Cell`) and, among the moves
-that improve its feature, picks the one the heuristic ranks best (lowest ``h``):
+advisor looks at what a move does to the features (`features.Score`) and, among the moves
+that improve its feature, picks the best-ranked one:
 
 * packing: more boxes packed in order;
 * connectivity: fewer floor regions (the player gets somewhere new);
 * out of plan: fewer boxes parked on goals whose turn has not come;
 * room connectivity: fewer passages between rooms blocked by a box;
+* hotspots: fewer boxes standing in another box's way to the goals (`hotspots`);
+* explorer: a move that can be undone and lets the player push a box it could not before;
+* opener, when no move packs a box: the box nearest the goals whose turn has come, moved
+  no nearer to them (clearing the way for the next packing moves);
 * heuristic: the move with the lowest ``h`` at all (the greedy search's choice).
+
+Among the moves an advisor would propose it takes the best-ranked (`features.Score`), as
+the FESS paper's program (Festival) does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .features import Cell
+from .board import INF, Board, around, bits
+from .features import Score
 
 
-def advised(parent: Cell, children: Sequence[tuple[Cell, float]]) -> set[int]:
-    """Indexes of ``children`` (``(cell, h)`` of each move's result) that some advisor proposes."""
-    best: dict[str, tuple[float, int]] = {}
+def advised(parent: Score, children: Sequence[tuple[Score, bool, tuple[int, int]]]) -> set[int]:
+    """Indexes of ``children`` that some advisor proposes: per move its result's score,
+    whether it `Explorer.opens`, and the moved box's walk from the next goals before and
+    after it (`Opener`).  No advisor proposes a move that unpacks a box."""
+    best: dict[str, tuple[tuple, int]] = {}
 
-    def offer(name: str, key: float, i: int) -> None:
-        if name not in best or key < best[name][0]:
-            best[name] = (key, i)
+    def offer(name: str, rank: tuple, i: int) -> None:
+        if name not in best or rank < best[name][0]:
+            best[name] = (rank, i)
 
-    for i, (cell, h) in enumerate(children):
-        if cell.packed > parent.packed:
-            offer("packing", -cell.packed * 1e9 + h, i)
-        if cell.connectivity < parent.connectivity:
-            offer("connectivity", cell.connectivity * 1e9 + h, i)
-        if cell.out_of_plan < parent.out_of_plan:
-            offer("out-of-plan", cell.out_of_plan * 1e9 + h, i)
-        if cell.room_connectivity < parent.room_connectivity:
-            offer("room-connectivity", cell.room_connectivity * 1e9 + h, i)
-        offer("heuristic", h, i)
-    return {i for _key, i in best.values()}
+    for i, (rank, opens, _away) in enumerate(children):
+        if rank.unpacked > parent.unpacked:
+            continue
+        if rank.unpacked < parent.unpacked:
+            offer("packing", rank, i)
+        if rank.connectivity < parent.connectivity:
+            offer("connectivity", rank, i)
+        if rank.room_connectivity < parent.room_connectivity:
+            offer("room-connectivity", rank, i)
+        if rank.out_of_plan < parent.out_of_plan:
+            offer("out-of-plan", rank, i)
+        if rank.hotspots < parent.hotspots:
+            offer("hotspots", rank, i)
+        if opens:
+            offer("explorer", rank, i)
+        offer("heuristic", (rank.h,), i)
+    if "packing" not in best:
+        for i, (rank, _opens, (before, after)) in enumerate(children):
+            if (
+                after >= before
+                and rank.unpacked <= parent.unpacked
+                and rank.connectivity <= parent.connectivity
+                and rank.room_connectivity <= parent.room_connectivity
+            ):
+                offer("opener", (before, -after), i)
+    return {i for _rank, i in best.values()}
+
+
+class Explorer:
+    """The explorer's test: a move that can be undone and lets the player reach a side of
+    another box from which it can push it, a side it could not reach before."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self._back: dict[int, int] = {}  # square -> the squares a lone box can be pushed to it from
+
+    def opens(self, boxes: int, reach: int, child: int, region: int, src: int, dst: int) -> bool:
+        """``boxes``/``reach``: the position and the player's squares before the move of a
+        box from ``src`` to ``dst``; ``child``/``region`` after it."""
+        new = region & ~reach
+        if not new:
+            return False
+        still = boxes & child
+        free = self.board.floor & ~child
+        found = False
+        for o in self.board.offsets:  # the player at x + o pushes the box at x to x - o
+            if o > 0:
+                found = bool((new >> o) & still & (free << o))
+            else:
+                found = bool((new << -o) & still & (free >> -o))
+            if found:
+                break
+        if not found:
+            return False
+        back = self._back.get(src)
+        if back is None:
+            back = self._back[src] = self.board.reaching(1 << src)
+        return bool(back >> dst & 1)
+
+
+class Opener:
+    """The walking distance of every square from the goals whose turn has come (remembered
+    per set of such goals), for the opener."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self._maps: dict[int, list[int]] = {}
+
+    def distances(self, targets: int) -> list[int]:
+        known = self._maps.get(targets)
+        if known is None:
+            board = self.board
+            known = [INF] * board.size
+            seen = ring = targets
+            d = 0
+            while ring:
+                for x in bits(ring):
+                    known[x] = d
+                d += 1
+                ring = around(ring, board.width) & board.floor & ~seen
+                seen |= ring
+            self._maps[targets] = known
+        return known

@@ -250,32 +250,9 @@ class Board:
     # -- push distances ------------------------------------------------------------------
     def _distances(self) -> None:
         """Backward BFS from each goal over (box square, player component) states."""
-        offs, is_wall, side_comp = self.offsets, self.is_wall, self.side_comp
         squares = bits(self.floor)
         ngoals = len(self.goal_list)
-        per_goal: list[dict] = []
-        for g in self.goal_list:
-            dist: dict[tuple[int, int], int] = {}
-            queue: deque = deque()
-            for c in range(len(self.compmask[g])):
-                dist[(g, c)] = 0
-                queue.append((g, c))
-            while queue:
-                x, c = queue.popleft()
-                nd = dist[(x, c)] + 1
-                for k, o in enumerate(offs):
-                    # the last push went in direction o: the player stands at x - o
-                    prev = x - o
-                    if is_wall[prev] or side_comp[x][_opposite(k)] != c:
-                        continue
-                    behind = prev - o
-                    if is_wall[behind]:
-                        continue
-                    state = (prev, side_comp[prev][_opposite(k)])
-                    if state not in dist:
-                        dist[state] = nd
-                        queue.append(state)
-            per_goal.append(dist)
+        per_goal = [self.pulls_to(g) for g in self.goal_list]
         self.rowdist: list[tuple[tuple[int, ...], ...]] = [()] * self.size
         self.nearest: list[tuple[int, ...]] = [()] * self.size
         live = 0
@@ -289,6 +266,45 @@ class Board:
                 live |= 1 << x
         self.live = live
         self.is_dead = bytearray(0 if live >> i & 1 else 1 for i in range(self.size))
+
+    def pulls_to(self, target: int) -> dict[tuple[int, int], int]:
+        """Push distances to square ``target`` from every ``(square, player component)`` that
+        can get a lone box there (a backward search of pulls)."""
+        return self._pulls([target], 0)
+
+    def reaching(self, targets: int, blocked: int = 0) -> int:
+        """The squares from which a lone box can be pushed to one of ``targets`` (a mask),
+        the squares of ``blocked`` taken as walls (the player's components stay those of
+        the open board: a wall that only shuts the player out is not seen)."""
+        out = 0
+        for x, _c in self._pulls(bits(targets & ~blocked), blocked):
+            out |= 1 << x
+        return out
+
+    def _pulls(self, targets: list[int], blocked: int) -> dict[tuple[int, int], int]:
+        offs, is_wall, side_comp = self.offsets, self.is_wall, self.side_comp
+        dist: dict[tuple[int, int], int] = {}
+        queue: deque = deque()
+        for target in targets:
+            for c in range(len(self.compmask[target])):
+                dist[(target, c)] = 0
+                queue.append((target, c))
+        while queue:
+            x, c = queue.popleft()
+            nd = dist[(x, c)] + 1
+            for k, o in enumerate(offs):
+                # the last push went in direction o: the player stands at x - o
+                prev = x - o
+                if is_wall[prev] or blocked >> prev & 1 or side_comp[x][_opposite(k)] != c:
+                    continue
+                behind = prev - o
+                if is_wall[behind] or blocked >> behind & 1:
+                    continue
+                state = (prev, side_comp[prev][_opposite(k)])
+                if state not in dist:
+                    dist[state] = nd
+                    queue.append(state)
+        return dist
 
     def _axes(self) -> None:
         """Per square: which axes walls or dead squares block, and the neighbour pairs.

@@ -39,6 +39,23 @@ class Cell(NamedTuple):
     room_connectivity: int
 
 
+class Score(NamedTuple):
+    """A position's rank in the FESS search, each field lower-is-better, compared in this
+    order: the features of the FESS paper's order (`Cell`; hotspots, `hotspots`), then the
+    heuristic."""
+
+    unpacked: int  # goals less boxes packed
+    connectivity: int
+    room_connectivity: int
+    out_of_plan: int
+    hotspots: int
+    h: float
+
+    @classmethod
+    def of(cls, cell: Cell, goals: int, hotspots: int, h: float) -> Score:
+        return cls(goals - cell.packed, cell.connectivity, cell.room_connectivity, cell.out_of_plan, hotspots, h)
+
+
 def goal_areas(board: Board) -> list[int]:
     """The goals grouped into areas: goals at most `AREA_GAP` squares apart (sideways,
     diagonally or both) share one."""
@@ -69,29 +86,38 @@ class Features:
         # per goal area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = [list(reversed(Packing.layers_of(board, area))) for area in goal_areas(board)]
         # the search meets the same goal fillings and the same walled-off areas again and again
-        self._packed: dict[int, tuple[int, int]] = {}
+        self._packed: dict[int, tuple[int, int, int]] = {}
         self._pockets: dict[int, tuple[int, ...]] = {}
         self.passages = passages(board)
 
     def packed(self, boxes: int) -> tuple[int, int]:
-        """``(packed, out_of_plan)`` for ``boxes`` (remembered by the boxes on goals)."""
+        """``(packed, out_of_plan)`` for ``boxes``."""
+        return self._plan(boxes)[:2]
+
+    def next_goals(self, boxes: int) -> int:
+        """The empty goals whose turn has come: of the first unfinished layer of each area."""
+        return self._plan(boxes)[2]
+
+    def _plan(self, boxes: int) -> tuple[int, int, int]:
+        """Packed, out of plan and next goals (remembered by the boxes on goals)."""
         on_goals = boxes & self.board.goals
         known = self._packed.get(on_goals)
         if known is None:
             known = self._packed[on_goals] = self._count_packed(on_goals)
         return known
 
-    def _count_packed(self, boxes: int) -> tuple[int, int]:
-        count = out = 0
+    def _count_packed(self, boxes: int) -> tuple[int, int, int]:
+        count = out = due = 0
         for order in self.orders:
             for i, layer in enumerate(order):
                 on = (boxes & layer).bit_count()
                 count += on
                 if on < layer.bit_count():
+                    due |= layer & ~boxes
                     for rest in order[i + 1 :]:
                         out += (boxes & rest).bit_count()
                     break
-        return count, out
+        return count, out, due
 
     def connectivity(self, boxes: int, reach: int = 0) -> int:
         """The number of regions of floor without boxes; ``reach``, when known, is one of them

@@ -2,11 +2,12 @@
 
 Why: a heuristic search ranks positions by one number and drowns in the millions of
 positions of a large level that look equally good.  FESS instead projects every position
-onto a small feature space (`features`) and cycles through its *cells*: each turn takes the
-next cell that has positions waiting and expands the one of least *weight* there.  A move's
-weight is 0 when an advisor (`advisors`) proposes it, 1 otherwise, and a position's weight
-is the sum along its path, so advised lines run deep while every region of the feature
-space still gets its turn.
+onto a small feature space (`features`) and takes turns over its *cells*, expanding in each
+the waiting position of least *weight*.  A move's weight is 0 when an advisor (`advisors`)
+proposes it, 1 otherwise, and a position's weight is the sum along its path, so advised
+lines run deep while every region of the feature space still gets its turn.  As in the
+paper's program (Festival), a position waits in the cell of the best features met on its
+way (`Open`), and every other turn goes to the best cell reached so far.
 
 A move is a *macro*: one box pushed to any square it can reach with the other boxes fixed,
 the player walking between pushes (a breadth-first search over that box's pushes).  The
@@ -15,24 +16,23 @@ LURD writer and the replay on the level text check it as they check every engine
 Every push is pruned as the push search prunes (`deadlocks.Pruning.dead_after_push`: dead
 squares, freeze), positions as well (PI-corral deadlocks; an infinite heuristic, the
 bipartite test when the heuristic is matching).
-
-The open positions live in a dict of cells, each a dict of weights, each a dict of
-heuristic values to lists (no heap: the weights and values are few small integers).
 """
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
 from typing import Any
 
 from searchkit import InputError, Limits, Observer, Result
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
-from .advisors import advised
+from .advisors import Explorer, Opener, advised
 from .board import INF, bits, flood
 from .diagonal import ClosedDiagonal
-from .features import Cell, Features
+from .features import Features, Score
 from .heuristics import NEAREST
+from .hotspots import Hotspots
 from .incremental import NearestDelta
 from .problem import Push, SokobanProblem
 
@@ -41,7 +41,7 @@ MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box 
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core checks every 1024 cheap ones)
 
-DEAD = Cell(-1, -1, -1, -1)  # the cell of a position proved dead when generated (never opened)
+DEAD = Score(INF, INF, INF, INF, INF, INF)  # the score of a position proved dead when generated (never opened)
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]
@@ -121,47 +121,72 @@ class MacroMoves:
 
 
 class Open:
-    """The waiting positions: cell -> weight -> h -> states, and the cycle over the cells."""
+    """The waiting positions, in cells, and the turns over the cells.
+
+    A position waits in the cell of the best features met on the way to its parent (its
+    parent's *label*), not in its own: a move that makes things worse for a while (a box
+    pushed aside, a region cut off) does not drop the line back among the cells behind.  In
+    a cell the least weight goes first, then the best `Score`, then the newest.
+    Turns alternate: the cell of the best label reached so far, then the next cell of the
+    cycle; a cell met for the first time is the cycle's next."""
 
     def __init__(self) -> None:
-        self.cells: dict[Cell, dict[int, dict[float, list[State]]]] = {}
-        self.cycle: list[Cell] = []
+        self.cells: dict[tuple, list[tuple[int, Score, int, State, Score]]] = {}
+        self.cycle: list[tuple] = []
         self.turn = 0
         self.size = 0
+        self.best: Score | None = None  # the best label of an expanded position
+        self.pops = 0
+        self._seq = 0
 
-    def add(self, cell: Cell, weight: int, h: float, state: State) -> None:
-        weights = self.cells.get(cell)
-        if weights is None:
-            weights = self.cells[cell] = {}
+    def add(self, label: Score, weight: int, score: Score, state: State) -> None:
+        """``state`` waits with its parent's ``label`` (a score: its cell is its features but
+        hotspots, `cell_of`)."""
+        cell = cell_of(label)
+        queue = self.cells.get(cell)
+        if queue is None:
+            queue = self.cells[cell] = []
+            self.turn = len(self.cycle)
             self.cycle.append(cell)
-        weights.setdefault(weight, {}).setdefault(h, []).append(state)
+        self._seq -= 1
+        heappush(queue, (weight, score, self._seq, state, label))
         self.size += 1
 
-    def pop(self) -> tuple[State, int] | None:
-        """The least-weight (then least-h, then newest) state of the next cell with any."""
+    def expanded(self, label: Score) -> None:
+        """A position of ``label`` is expanded: the best label reached moves on when better."""
+        if self.best is None or label < self.best:
+            self.best = label
+
+    def pop(self) -> tuple[State, int, Score] | None:
+        """``(state, weight, label)`` of the first waiting position of the cell whose turn it is."""
+        self.pops += 1
+        if self.pops & 1 and self.best is not None:
+            queue = self.cells.get(cell_of(self.best))
+            if queue:
+                return self._take(queue)
         cycle = self.cycle
         while cycle:
             if self.turn >= len(cycle):
                 self.turn = 0
             cell = cycle[self.turn]
-            weights = self.cells[cell]
-            if not weights:
+            queue = self.cells[cell]
+            if not queue:
                 cycle.pop(self.turn)  # empty now; the cell comes back when a state lands in it
                 del self.cells[cell]
                 continue
             self.turn += 1
-            weight = min(weights)
-            hs = weights[weight]
-            h = min(hs)
-            states = hs[h]
-            state = states.pop()
-            if not states:
-                del hs[h]
-                if not hs:
-                    del weights[weight]
-            self.size -= 1
-            return state, weight
+            return self._take(queue)
         return None
+
+    def _take(self, queue: list) -> tuple[State, int, Score]:
+        weight, _score, _seq, state, label = heappop(queue)
+        self.size -= 1
+        return state, weight, label
+
+
+def cell_of(label: Score) -> tuple:
+    """The cell of a score: packing, connectivity, room connectivity and out of plan."""
+    return label[:4]
 
 
 class FessSearch:
@@ -191,10 +216,13 @@ class FessSearch:
         # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
         near = problem._near
         self.delta = NearestDelta(board, near) if near is not None and _plain_nearest(problem) else None
-        cell = self.features.cell(start[0])
-        self.parents: dict[State, tuple[State | None, Macro, Cell]] = {start: (None, (), cell)}
+        self.hotspots = Hotspots(board)
+        self.explorer = Explorer(board)
+        self.opener = Opener(board)
+        first = self.score(start[0], self.macros.region(*start), self._h(start))
+        self.parents: dict[State, tuple[State | None, Macro, Score]] = {start: (None, (), first)}
         self.opened = Open()
-        self.best_packed = cell.packed
+        self.best_packed = self.goals - first.unpacked
         self.goal: State | None = None
         self.fresh: list[State] | None = None  # the positions stored, for a portfolio's meeting (`knows`)
         if problem.is_goal(start):
@@ -202,7 +230,12 @@ class FessSearch:
         elif board.impossible or self.prover is not None and self.prover.dead(start[0], self.macros.region(*start)):
             self.status = NO_SOLUTION  # every later position is proved as it is made (`step`)
         else:
-            self.opened.add(cell, 0, self._h(start), start)
+            self.opened.add(first, 0, first, start)
+
+    def score(self, boxes: int, region: int, h: float) -> Score:
+        """The rank of a position (``region``: the player's squares)."""
+        cell = self.features.cell(boxes, region)
+        return Score.of(cell, self.goals, self.hotspots.count(boxes), h)
 
     def _h(self, state: State) -> float:
         estimate = self.problem.heuristic
@@ -226,6 +259,7 @@ class FessSearch:
             return True
         problem, run, parents, opened = self.problem, self.run, self.parents, self.opened
         features, macros, prover, delta = self.features, self.macros, self.prover, self.delta
+        explorer, opener = self.explorer, self.opener
         board, pruning, fresh = problem.board, problem.pruning, self.fresh
         stop_at = None if budget is None else self.expanded + budget
         while stop_at is None or self.expanded < stop_at:
@@ -233,23 +267,29 @@ class FessSearch:
             if picked is None:
                 self.status = NO_SOLUTION
                 return True
-            state, weight = picked
+            state, weight, label = picked
             # an expansion pushes every box everywhere (milliseconds): the clock is read every few
             if (self.expanded >= run.next_check or not self.expanded & CHECK_MASK) and run.limit_reached(
                 self.expanded, self.generated, len(parents)
             ):
-                opened.add(parents[state][2], weight, self._h(state), state)  # back, for a later step
+                opened.add(label, weight, parents[state][2], state)  # back, for a later step
                 self.status = LIMIT
                 return True
             self.expanded += 1
             if opened.size >= self.max_frontier:
                 self.max_frontier = opened.size + 1
             boxes, player = state
+            own = parents[state][2]
+            if own < label:
+                label = own  # the best features on the way here: the label of its children
+            opened.expanded(label)
             reach = macros.region(boxes, player)
             barrier = pruning.corral_barrier(boxes, reach, prove=False)  # proved when it was made
             if barrier == 0:
                 continue  # a corral no push can open
-            children: list[tuple[State, Cell, float]] = []
+            children: list[State] = []
+            advice: list[tuple[Score, bool, tuple[int, int]]] = []  # per child, for `advised`
+            walk = opener.distances(features.next_goals(boxes))
             # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
             movable = boxes if barrier is None else barrier
             if delta is not None:
@@ -259,31 +299,34 @@ class FessSearch:
                 if child in parents:
                     self.duplicates += 1
                     continue
-                if delta is None:
-                    h = self._h(child)
-                else:
-                    h = delta.child(macro[0].square, macro[-1].square + board.offsets[macro[-1].direction], child[1])
+                src, dst = macro[0].square, macro[-1].square + board.offsets[macro[-1].direction]
+                h = self._h(child) if delta is None else delta.child(src, dst, child[1])
                 if h >= INF:
                     continue
                 pockets = features.pockets(child[0], region)
                 if prover is not None and prover.dead(child[0], region, pockets):
                     parents[child] = (None, (), DEAD)  # met again, it counts as a duplicate
                     continue
-                cell = features.cell(child[0], region)
-                parents[child] = (state, macro, cell)
+                rank = self.score(child[0], region, h)
+                parents[child] = (state, macro, rank)
                 if fresh is not None:
                     fresh.append(child)
                 if problem.is_goal(child):
                     self.status, self.goal = SOLVED, child
                     return True
-                children.append((child, cell, h))
-            chosen = advised(parents[state][2], [(c, h) for _s, c, h in children])
-            for i, (child, cell, h) in enumerate(children):
-                if cell.packed > self.best_packed:
-                    self.best_packed = cell.packed
+                children.append(child)
+                opens = explorer.opens(boxes, reach, child[0], region, src, dst)
+                advice.append((rank, opens, (walk[src], walk[dst])))
+            chosen = advised(own, advice)
+            if len(children) <= 2:
+                chosen.add(0)  # no real choice: the first move is as good as advised
+            for i, child in enumerate(children):
+                rank = advice[i][0]
+                if self.goals - rank.unpacked > self.best_packed:
+                    self.best_packed = self.goals - rank.unpacked
                     if run.observer is not None:
                         run.observer.note(f"packed {self.best_packed}/{self.goals}")
-                opened.add(cell, weight + (0 if i in chosen else 1), h, child)
+                opened.add(label, weight + (0 if i in chosen else 1), rank, child)
         return False
 
     def path(self) -> tuple[list, list, int]:

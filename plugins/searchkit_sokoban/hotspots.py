@@ -1,0 +1,52 @@
+"""Hotspots: boxes standing where they cut another box off from a goal.
+
+Why: FESS (Shoham & Schaeffer) ranks positions by features and proposes moves that improve
+them; a box parked in a room's doorway or a corridor's mouth costs nothing by packing or
+connectivity, yet every box behind it needs it moved first.  A box at square ``b`` *blocks*
+square ``p`` when a lone box at ``p`` reaches fewer goals once ``b`` is a wall; the hotspots
+of a position are its boxes off goals that block the square of another box off goals.  Which
+squares a blocker cuts off is found once per blocker square, when a box first stands there
+(one backward search of pulls per goal; the player's side of each box is judged on the
+board without the blocker, so a blocker that only shuts the player out is missed).
+"""
+
+from __future__ import annotations
+
+from .board import Board, around, bits
+
+
+class Hotspots:
+    """Counts the hotspots of positions of one board."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.reaches = [board.reaching(1 << g) for g in board.goal_list]
+        # a wall can only shorten a goal's pulls on their squares or where the player stands
+        self.touches = [reach | around(reach, board.width) for reach in self.reaches]
+        self._cuts: dict[int, int] = {}
+        self.known = 0  # squares whose cuts are known
+        self.blockers = 0  # of those, the squares that cut some square off
+
+    def cuts(self, blocker: int) -> int:
+        """The squares from which a lone box reaches fewer goals with a wall at ``blocker``."""
+        known = self._cuts.get(blocker)
+        if known is None:
+            board, bit = self.board, 1 << blocker
+            known = 0
+            for goal, reach, touch in zip(board.goal_list, self.reaches, self.touches, strict=True):
+                if touch & bit:
+                    known |= reach & ~board.reaching(1 << goal, bit)
+            known &= ~bit
+            self._cuts[blocker] = known
+            self.known |= bit
+            if known:
+                self.blockers |= bit
+        return known
+
+    def count(self, boxes: int) -> int:
+        """How many boxes off goals block another box off goals."""
+        loose = boxes & ~self.board.goals
+        for b in bits(loose & ~self.known):
+            self.cuts(b)
+        cuts = self._cuts
+        return sum(1 for b in bits(loose & self.blockers) if cuts[b] & loose)
