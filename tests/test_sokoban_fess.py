@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from searchkit_sokoban import fess
+from searchkit_sokoban import fess, hotspots
 from searchkit_sokoban.advisors import Explorer, Opener
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.features import Features
@@ -180,3 +180,13 @@ def test_the_explorer_matches_its_definition_square_by_square(level):
         assert explorer.opens(boxes, reach, child, region, src, dst) == expected
         seen += expected
     assert seen or level != "xsokoban:2"
+
+
+def test_on_large_levels_a_hotspot_cuts_a_box_off_from_every_goal(monkeypatch):
+    monkeypatch.setattr(hotspots, "PER_GOAL_WORK", 0)
+    board = Board(parse_level(DOORWAY))
+    spots = Hotspots(board)
+    assert spots.targets == [board.goals]
+    w = board.width
+    assert spots.cuts(2 * w + 5) >> (2 * w + 7) & 1  # the doorway: no goal at all behind it
+    assert spots.count(board.start_boxes) == 1

@@ -2,8 +2,9 @@
 
 The FESS search (`fess`) gives the advisors' moves weight 0 and every other move weight 1,
 so a line of advised moves is followed as far as it goes before the search widens.  An
-advisor looks at what a move does to the features (`features.Score`) and, among the moves
-that improve its feature, picks the best-ranked one:
+advisor looks at what a move does to the features and, among the moves that improve its
+feature, picks the one ranked best by all of them (`features.Score`), as the FESS paper's
+program (Festival) does:
 
 * packing: more boxes packed in order;
 * connectivity: fewer floor regions (the player gets somewhere new);
@@ -14,9 +15,6 @@ that improve its feature, picks the best-ranked one:
 * opener, when no move packs a box: the box nearest the goals whose turn has come, moved
   no nearer to them (clearing the way for the next packing moves);
 * heuristic: the move with the lowest ``h`` at all (the greedy search's choice).
-
-Among the moves an advisor would propose it takes the best-ranked (`features.Score`), as
-the FESS paper's program (Festival) does.
 """
 
 from __future__ import annotations
@@ -106,6 +104,7 @@ class Opener:
         self._maps: dict[int, list[int]] = {}
 
     def distances(self, targets: int) -> list[int]:
+        """Per square, the steps from the nearest of ``targets`` over the floor (`INF`: none)."""
         known = self._maps.get(targets)
         if known is None:
             board = self.board

@@ -7,12 +7,16 @@ square ``p`` when a lone box at ``p`` reaches fewer goals once ``b`` is a wall; 
 of a position are its boxes off goals that block the square of another box off goals.  Which
 squares a blocker cuts off is found once per blocker square, when a box first stands there
 (one backward search of pulls per goal; the player's side of each box is judged on the
-board without the blocker, so a blocker that only shuts the player out is missed).
+board without the blocker, so a blocker that only shuts the player out is missed).  On
+levels with many goals and much floor (`PER_GOAL_WORK`) that costs too much, and a box
+blocks only the squares it cuts off from every goal (one search from all goals at once).
 """
 
 from __future__ import annotations
 
 from .board import Board, around, bits
+
+PER_GOAL_WORK = 20_000  # goals x floor squares up to which blocking is judged goal by goal
 
 
 class Hotspots:
@@ -20,7 +24,10 @@ class Hotspots:
 
     def __init__(self, board: Board):
         self.board = board
-        self.reaches = [board.reaching(1 << g) for g in board.goal_list]
+        per_goal = len(board.goal_list) * board.floor.bit_count() <= PER_GOAL_WORK
+        targets = [1 << g for g in board.goal_list] if per_goal else [board.goals]
+        self.targets = targets
+        self.reaches = [board.reaching(t) for t in targets]
         # a wall can only shorten a goal's pulls on their squares or where the player stands
         self.touches = [reach | around(reach, board.width) for reach in self.reaches]
         self._cuts: dict[int, int] = {}
@@ -33,9 +40,9 @@ class Hotspots:
         if known is None:
             board, bit = self.board, 1 << blocker
             known = 0
-            for goal, reach, touch in zip(board.goal_list, self.reaches, self.touches, strict=True):
+            for target, reach, touch in zip(self.targets, self.reaches, self.touches, strict=True):
                 if touch & bit:
-                    known |= reach & ~board.reaching(1 << goal, bit)
+                    known |= reach & ~board.reaching(target, bit)
             known &= ~bit
             self._cuts[blocker] = known
             self.known |= bit
