@@ -79,15 +79,11 @@ class Explorer:
             return False
         still = boxes & child
         free = self.board.floor & ~child
-        found = False
         for o in self.board.offsets:  # the player at x + o pushes the box at x to x - o
-            if o > 0:
-                found = bool((new >> o) & still & (free << o))
-            else:
-                found = bool((new << -o) & still & (free >> -o))
-            if found:
+            pushable = (new >> o) & still & (free << o) if o > 0 else (new << -o) & still & (free >> -o)
+            if pushable:
                 break
-        if not found:
+        else:
             return False
         back = self._back.get(src)
         if back is None:

@@ -276,10 +276,7 @@ class Board:
         """The squares from which a lone box can be pushed to one of ``targets`` (a mask),
         the squares of ``blocked`` taken as walls (the player's components stay those of
         the open board: a wall that only shuts the player out is not seen)."""
-        out = 0
-        for x, _c in self._pulls(bits(targets & ~blocked), blocked):
-            out |= 1 << x
-        return out
+        return mask_of(x for x, _c in self._pulls(bits(targets & ~blocked), blocked))
 
     def _pulls(self, targets: list[int], blocked: int) -> dict[tuple[int, int], int]:
         offs, is_wall, side_comp = self.offsets, self.is_wall, self.side_comp

@@ -219,7 +219,8 @@ class FessSearch:
         self.hotspots = Hotspots(board)
         self.explorer = Explorer(board)
         self.opener = Opener(board)
-        first = self.score(start[0], self.macros.region(*start), self._h(start))
+        reach = self.macros.region(*start)
+        first = self.score(start[0], reach, self._h(start))
         self.parents: dict[State, tuple[State | None, Macro, Score]] = {start: (None, (), first)}
         self.opened = Open()
         self.best_packed = self.goals - first.unpacked
@@ -227,7 +228,7 @@ class FessSearch:
         self.fresh: list[State] | None = None  # the positions stored, for a portfolio's meeting (`knows`)
         if problem.is_goal(start):
             self.status, self.goal = SOLVED, start
-        elif board.impossible or self.prover is not None and self.prover.dead(start[0], self.macros.region(*start)):
+        elif board.impossible or self.prover is not None and self.prover.dead(start[0], reach):
             self.status = NO_SOLUTION  # every later position is proved as it is made (`step`)
         else:
             self.opened.add(first, 0, first, start)

@@ -14,7 +14,7 @@ blocks only the squares it cuts off from every goal (one search from all goals a
 
 from __future__ import annotations
 
-from .board import Board, around, bits
+from .board import INF, Board, around, bits
 
 PER_GOAL_WORK = 20_000  # goals x floor squares up to which blocking is judged goal by goal
 
@@ -25,9 +25,9 @@ class Hotspots:
     def __init__(self, board: Board):
         self.board = board
         per_goal = len(board.goal_list) * board.floor.bit_count() <= PER_GOAL_WORK
-        targets = [1 << g for g in board.goal_list] if per_goal else [board.goals]
-        self.targets = targets
-        self.reaches = [board.reaching(t) for t in targets]
+        self.targets = [1 << g for g in board.goal_list] if per_goal else [board.goals]
+        # the squares each target is reached from, as the board's push distances have them
+        self.reaches = per_goal_reach(board) if per_goal else [board.live]
         # a wall can only shorten a goal's pulls on their squares or where the player stands
         self.touches = [reach | around(reach, board.width) for reach in self.reaches]
         self._cuts: dict[int, int] = {}
@@ -57,3 +57,14 @@ class Hotspots:
             self.cuts(b)
         cuts = self._cuts
         return sum(1 for b in bits(loose & self.blockers) if cuts[b] & loose)
+
+
+def per_goal_reach(board: Board) -> list[int]:
+    """Per goal, the squares from which a lone box can be pushed there (`Board.rowdist`)."""
+    reach = [0] * len(board.goal_list)
+    for x in bits(board.floor):
+        for row in board.rowdist[x]:
+            for j, d in enumerate(row):
+                if d < INF:
+                    reach[j] |= 1 << x
+    return reach
