@@ -52,6 +52,17 @@ def test_a_member_written_with_a_time_joins_only_then():
     assert now.solved and now.stats.stored > alone.stats.stored
 
 
+def test_a_member_written_with_an_end_stops_then_and_the_others_go_on():
+    """``<U``: greedy nearest-goal stops after its first turn; matching answers."""
+    assert greedy(problem("microban:144")).stats.expanded > 2000  # far more than a turn
+    result = portfolio(problem("microban:144"), members="nearest-goal<0.001,matching", shares="1,1", solo=0)
+    assert result.solved and result.stats.answered_by == "greedy:matching"
+    alone = greedy(problem("microban:144", "matching"))
+    assert result.stats.expanded - alone.stats.expanded <= 64  # a turn or two of the first
+    # never the last search: alone, it goes on until a later one joins
+    assert portfolio(problem("microban:36"), members="nearest-goal<0.001").solved
+
+
 @pytest.mark.parametrize("text", ["#####\n#$ .#\n#@  #\n#####", "#######\n#. $ @#\n# $   #\n#  #. #\n#######"])
 def test_unsolvable_levels_end_without_a_solution(text, tmp_path):
     (tmp_path / "x.txt").write_text(text + "\n")
@@ -71,6 +82,8 @@ def test_limits_and_bad_parameters():
         {"members": "bogus"},
         {"members": "nearest-goal,matching@-1", "shares": "1,1"},
         {"members": "nearest-goal,matching@soon", "shares": "1,1"},
+        {"members": "nearest-goal<never,matching", "shares": "1,1"},
+        {"members": "nearest-goal,matching@5<3", "shares": "1,1"},
     ):
         with pytest.raises(InputError):
             sokoban_portfolio(p, **bad)

@@ -40,7 +40,8 @@ def register_engines(register):
                     "members",
                     e.PORTFOLIO_MEMBERS,
                     str,
-                    "comma list of searches: ORDER[:HEURISTIC], backward:pull or search:fess (@T: joins after T s)",
+                    "comma list of searches: ORDER[:HEURISTIC], backward:pull or search:fess"
+                    " (@T: joins after T s, <U: stops after U s)",
                 ),
                 "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search"),
                 "solo": EngineParam(

@@ -98,7 +98,7 @@ class PullProblem:
     def predecessors_with_h(self, state, h):
         """Every pull from ``state`` as ``(push that undoes it, pulled state, 1, h)``."""
         b = self.board
-        w, floor, offs, near = b.width, b.floor, b.offsets, self.near
+        w, floor, offs, near, keeps_region = b.width, b.floor, b.offsets, self.near, b.keeps_region
         boxes = state[0]
         free = floor & ~boxes
         regions = self._regions
@@ -122,7 +122,16 @@ class PullProblem:
                 if near[stand] >= INF:
                     continue  # no start square can be reached from there
                 nboxes = boxes ^ low ^ (1 << stand)
-                region = flood(1 << (stand + o), floor & ~nboxes, w)
+                cfree = floor & ~nboxes
+                if keeps_region(stand, cfree):
+                    # the region less the box's new square stays joined; the square it left
+                    # joins it, and whatever lies beyond, only through its free sides
+                    region = reach ^ (1 << stand)
+                    sides = ((low << 1) | (low >> 1) | (low << w) | (low >> w)) & cfree
+                    if sides & region:
+                        region = region | low if not sides & ~region else flood(region | low, cfree, w)
+                else:
+                    region = flood(1 << (stand + o), cfree, w)
                 child = (nboxes, (region & -region).bit_length() - 1)
                 regions[child] = region
                 out.append((Push(stand, k ^ 1, w), child, 1, h - near[x] + near[stand]))

@@ -341,7 +341,8 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
                     "members",
                     "",
                     str,
-                    "comma list: ORDER[:HEURISTIC] with ORDER greedy, astar or dijkstra, or backward[:VARIANT]",
+                    "comma list: ORDER[:HEURISTIC] with ORDER greedy, astar or dijkstra, or backward[:VARIANT];"
+                    " @T joins after T CPU s, <U stops after U",
                     none="(required)",
                     required=True,
                 ),

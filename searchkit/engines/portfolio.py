@@ -9,7 +9,10 @@ see `alternation`):
 * the first member runs alone for ``solo`` CPU seconds (CPU time, so a busy machine gives
   it the same work), so instances it solves at once never pay for the others; a member
   written ``SEARCH@T`` waits longer, until the portfolio has used ``T`` CPU seconds (a
-  search for hard instances that would only slow the easy ones down);
+  search for hard instances that would only slow the easy ones down), and a member written
+  ``SEARCH<U`` stops searching once the portfolio has used ``U`` CPU seconds (a search that
+  answers early or never, whose time the others then share; with ``meet`` the states it
+  stored still meet the other direction's);
 * then every member is stepped in turn, the one furthest behind its share of the time
   first (``shares``, one positive number per member; time, not expansions, because nodes
   of different searches cost different amounts).
@@ -55,6 +58,7 @@ ORDERS = ("greedy", "astar", "dijkstra")
 BACKWARD = "backward"
 SEARCH = "search"  # a search the problem makes itself: search:NAME
 BATCH = 32  # expansions per turn: fewer switches between the searches
+INF = float("inf")
 
 
 class _EventsOnly(Observer):
@@ -118,9 +122,10 @@ class Member:
         share: float,
         label: str = "",
         backward: bool = False,
+        leave: float = INF,
     ):
         self.search, self.path_of, self.share, self.label = search, path, share, label
-        self.backward = backward
+        self.backward, self.leave = backward, leave
         self.spent = 0.0
 
     def can_meet(self) -> bool:
@@ -130,24 +135,32 @@ class Member:
         return self.search.status == NO_SOLUTION and preserves_solutions(self.search.problem)
 
 
-def parse_members(spec: str) -> list[tuple[str, str, str, float]]:
-    """``(direction, order, name, join)`` for each comma-separated member (``join``: the
-    CPU seconds of the portfolio before it starts, from ``@T``; 0 without)."""
+MemberSpec = tuple[str, str, str, float, float]  # direction, order, name, join, leave
+
+
+def parse_members(spec: str) -> list[MemberSpec]:
+    """``(direction, order, name, join, leave)`` for each comma-separated member (``join``:
+    the CPU seconds of the portfolio before it starts, from ``@T``, 0 without; ``leave``:
+    those after which it stops, from ``<U``, infinity without)."""
     out = []
     for item in (s.strip() for s in str(spec).split(",")):
         if not item:
             continue
+        item, lt, until = item.partition("<")
         item, at, when = item.partition("@")
-        join = _seconds(when, item) if at else 0.0
+        join = _seconds(when, item, "@T", "the CPU seconds before it joins") if at else 0.0
+        leave = _seconds(until, item, "<U", "the CPU seconds after which it stops") if lt else INF
+        if leave <= join:
+            raise InputError(f"{item}@{join:g}<{leave:g} would stop before it starts")
         head, _, rest = item.partition(":")
         if head == BACKWARD:
-            out.append((BACKWARD, "greedy", rest, join))
+            out.append((BACKWARD, "greedy", rest, join, leave))
         elif head == SEARCH and rest:
-            out.append((SEARCH, "", rest, join))
+            out.append((SEARCH, "", rest, join, leave))
         elif head in ORDERS:
-            out.append(("forward", head, rest, join))
+            out.append(("forward", head, rest, join, leave))
         elif not rest:
-            out.append(("forward", "greedy", head, join))
+            out.append(("forward", "greedy", head, join, leave))
         else:
             raise InputError(
                 f"unknown search {item!r} (ORDER[:HEURISTIC] with ORDER one of {', '.join(ORDERS)},"
@@ -158,13 +171,13 @@ def parse_members(spec: str) -> list[tuple[str, str, str, float]]:
     return out
 
 
-def _seconds(text: str, item: str) -> float:
+def _seconds(text: str, item: str, form: str, meaning: str) -> float:
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not 0 <= value < float("inf"):
-        raise InputError(f"{item}@T needs T, the CPU seconds before it joins: a number >= 0 (got {text!r})")
+    if not 0 <= value < INF:
+        raise InputError(f"{item}{form} needs {form[1:]}, {meaning}: a number >= 0 (got {text!r})")
     return value
 
 
@@ -196,11 +209,9 @@ def _member_problem(problem: Any, name: str) -> Any:
     return variant(name)
 
 
-def make_member(
-    problem: Any, member: tuple[str, str, str, float], share: float, observer: Observer | None = None
-) -> Member | None:
+def make_member(problem: Any, member: MemberSpec, share: float, observer: Observer | None = None) -> Member | None:
     """The member's search, or None when its problem cannot run it."""
-    direction, order, name, _join = member
+    direction, order, name, _join, leave = member
     kind = order if direction == "forward" else direction
     label = f"{kind}:{name}" if name else kind
     if direction == SEARCH:
@@ -212,7 +223,7 @@ def make_member(
         own = make(name, observer)
         if own is None:
             return None
-        return Member(own, lambda s: s.path(), share, label, bool(getattr(own, "backward", False)))
+        return Member(own, lambda s: s.path(), share, label, bool(getattr(own, "backward", False)), leave)
     p = _member_problem(problem, name)
     if p is None:
         return None
@@ -220,7 +231,7 @@ def make_member(
         if not can_search_backward(p):
             raise InputError("a backward member needs goal_states() and predecessors(), which this problem lacks")
         search = backward_search(p, order="greedy", name=BACKWARD, observer=observer)
-        return Member(search, forward_path, share, label, backward=True)
+        return Member(search, forward_path, share, label, backward=True, leave=leave)
     if order != "dijkstra" and heuristic_of(p) is None:
         raise InputError(f"portfolio member {order}{':' + name if name else ''} needs a heuristic")
     weights: dict[str, Any] = {
@@ -228,7 +239,8 @@ def make_member(
         "astar": {},
         "dijkstra": {"h_weight": 0},
     }[order]
-    return Member(BestFirstSearch(p, name=order, observer=observer, **weights), BestFirstSearch.path, share, label)
+    search = BestFirstSearch(p, name=order, observer=observer, **weights)
+    return Member(search, BestFirstSearch.path, share, label, leave=leave)
 
 
 def portfolio(
@@ -263,7 +275,10 @@ def portfolio(
     path, answered_by = None, ""
     expanded = generated = stored = max_frontier = 0
     while status is None:
-        while waiting and (waiting[-1][0] <= process_time() - began_all or not live):
+        used = process_time() - began_all
+        if len(live) > 1 and any(x.leave <= used for x in live):  # its time is up (never the last)
+            live = [x for x in live if x.leave > used] or live[-1:]
+        while waiting and (waiting[-1][0] <= used or not live):
             _at, spec, share = waiting.pop()
             began = perf_counter()
             m = make_member(problem, spec, share, events)
