@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from searchkit_sokoban.board import Board
+from searchkit_sokoban.board import Board, flood
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 from searchkit_sokoban.problem import SokobanProblem
@@ -61,3 +61,17 @@ def test_an_already_solved_level_needs_no_pull():
     board = Board(parse_level("#####\n#@*.#\n#  $#\n#####".replace(".", " ").replace("$", "*")))
     search = run(SokobanProblem(board, "nearest-goal"))
     assert search.goal is not None and forward_path(search)[0] == []
+
+
+@pytest.mark.parametrize("level", ["microban:93", "microban:153", "xsokoban:3", "sasquatch:7"])
+def test_every_pulled_position_keeps_a_whole_region_of_the_free_floor(level):
+    """The regions the pulls work out without a flood fill are whole regions: a flood from
+    their lowest square, between the boxes, gives them back exactly."""
+    board = Board(load_level(level))
+    pull = PullProblem(SokobanProblem(board, "nearest-goal"))
+    search = backward_search(pull, order="greedy")
+    search.step(300)
+    assert len(pull._regions) > 300
+    for (boxes, low), region in pull._regions.items():
+        assert (region & -region).bit_length() - 1 == low
+        assert flood(region & -region, board.floor & ~boxes, board.width) == region

@@ -121,12 +121,15 @@ class PullProblem:
                 stand = x + o
                 if near[stand] >= INF:
                     continue  # no start square can be reached from there
-                nboxes = boxes ^ low ^ (1 << stand)
+                sbit = 1 << stand
+                nboxes = boxes ^ low ^ sbit
                 cfree = floor & ~nboxes
-                if keeps_region(stand, cfree):
-                    # the region less the box's new square stays joined; the square it left
-                    # joins it, and whatever lies beyond, only through its free sides
-                    region = reach ^ (1 << stand)
+                beside = ((sbit << 1) | (sbit >> 1) | (sbit << w) | (sbit >> w)) & reach
+                if beside & (beside - 1) == 0 or keeps_region(stand, cfree):
+                    # the region less the box's new square stays joined (the player's new
+                    # square was its only way in, or there is a way round it); the square the
+                    # box left joins it, and whatever lies beyond, only through its free sides
+                    region = reach ^ sbit
                     sides = ((low << 1) | (low >> 1) | (low << w) | (low >> w)) & cfree
                     if sides & region:
                         region = region | low if not sides & ~region else flood(region | low, cfree, w)
