@@ -225,6 +225,28 @@ class Board:
             if wall[x - w] and wall[x + w]:
                 self.tunnel[1] |= 1 << x
 
+    def region_after(self, reach: int, left: int, entered: int, player: int, free: int) -> int:
+        """The player's region once a box has gone from square ``left`` to ``entered`` (bits),
+        the player on ``player`` (a bit), ``free`` the floor without the boxes now and
+        ``reach`` the region before.
+
+        Flood fills are most of what a push or pull costs, and most are not needed: the old
+        region less the box's new square stays joined when that square was a dead end of it
+        or the ring round it joins its sides (`keeps_region`); the square the box left joins
+        it through its free sides, and only then can what lies beyond them join too.
+        """
+        w = self.width
+        region = reach
+        if entered & reach:
+            beside = around(entered, w) & reach
+            if beside & (beside - 1) and not self.keeps_region(entered.bit_length() - 1, free):
+                return flood(player, free, w)  # it may have split: the player's part
+            region ^= entered
+        sides = around(left, w) & free
+        if not sides & region:
+            return region
+        return region | left if not sides & ~region else flood(region | left, free, w)
+
     def keeps_region(self, x: int, free: int) -> bool:
         """True when filling square ``x`` cannot split the free area around it.
 

@@ -79,7 +79,7 @@ class MacroMoves:
         to, ``region`` the player's squares there."""
         board = self.board
         w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
-        keeps_region = board.keeps_region
+        region_after = board.region_after
         dead_after_push = self.problem.pruning.dead_after_push
         diagonal = self.diagonal
         out: list[tuple[Macro, State, int]] = []
@@ -101,14 +101,7 @@ class MacroMoves:
                             continue
                         if diagonal is not None and diagonal.dead(dst, nboxes, pos):
                             continue
-                        cfree = free & ~(1 << dst)
-                        # the region before the push, less the box's new square, mostly stays joined
-                        if not (region >> dst & 1):
-                            cregion = flood(region | low, cfree, w)
-                        elif keeps_region(dst, cfree):
-                            cregion = flood((region ^ (1 << dst)) | low, cfree, w)
-                        else:
-                            cregion = flood(low, cfree, w)
+                        cregion = region_after(region, low, 1 << dst, low, free & ~(1 << dst))
                         key = (dst, (cregion & -cregion).bit_length() - 1)
                         if key in seen:
                             continue

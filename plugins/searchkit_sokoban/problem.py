@@ -235,7 +235,7 @@ class SokobanProblem:
         cost_of_keys = self._costs if want_h else None
         prune = pruning.bipartite
         packing = self.packing
-        keeps_region = board.keeps_region
+        region_after = board.region_after
         box_list: Sequence[int] = bits(boxes) if want_h else ()  # read only when want_h
         # nearest-goal by table deltas: boxes off cut squares keep their cost whatever the push
         quick = want_h and packing is None and self.h_name == NEAREST
@@ -318,13 +318,7 @@ class SokobanProblem:
                     regions[child] = region
                     cost = count
                 else:
-                    cfree = floor & ~nboxes
-                    if not (reach >> dst & 1):
-                        region = flood(reach | low, cfree, w)  # the old region only grows
-                    elif keeps_region(dst, cfree):
-                        region = flood((reach ^ (1 << dst)) | low, cfree, w)
-                    else:
-                        region = flood(low, cfree, w)
+                    region = region_after(reach, low, 1 << dst, low, floor & ~nboxes)
                     child = (nboxes, (region & -region).bit_length() - 1)
                     regions[child] = region
                     cost = 1

@@ -98,7 +98,7 @@ class PullProblem:
     def predecessors_with_h(self, state, h):
         """Every pull from ``state`` as ``(push that undoes it, pulled state, 1, h)``."""
         b = self.board
-        w, floor, offs, near, keeps_region = b.width, b.floor, b.offsets, self.near, b.keeps_region
+        w, floor, offs, near, region_after = b.width, b.floor, b.offsets, self.near, b.region_after
         boxes = state[0]
         free = floor & ~boxes
         regions = self._regions
@@ -123,18 +123,7 @@ class PullProblem:
                     continue  # no start square can be reached from there
                 sbit = 1 << stand
                 nboxes = boxes ^ low ^ sbit
-                cfree = floor & ~nboxes
-                beside = ((sbit << 1) | (sbit >> 1) | (sbit << w) | (sbit >> w)) & reach
-                if beside & (beside - 1) == 0 or keeps_region(stand, cfree):
-                    # the region less the box's new square stays joined (the player's new
-                    # square was its only way in, or there is a way round it); the square the
-                    # box left joins it, and whatever lies beyond, only through its free sides
-                    region = reach ^ sbit
-                    sides = ((low << 1) | (low >> 1) | (low << w) | (low >> w)) & cfree
-                    if sides & region:
-                        region = region | low if not sides & ~region else flood(region | low, cfree, w)
-                else:
-                    region = flood(1 << (stand + o), cfree, w)
+                region = region_after(reach, low, sbit, 1 << (stand + o), floor & ~nboxes)
                 child = (nboxes, (region & -region).bit_length() - 1)
                 regions[child] = region
                 out.append((Push(stand, k ^ 1, w), child, 1, h - near[x] + near[stand]))
