@@ -531,3 +531,39 @@ def test_searches_that_meet_answer_before_either_crosses_alone():
     assert met.cost == alone.cost == n and replay(problem, met) == n
     assert met.states == list(range(n + 1))
     assert met.stats.expanded < 0.75 * alone.stats.expanded
+
+
+def test_backward_guides_make_greedy_backward_search_an_alternation():
+    """A problem's ``backward_guides`` get open lists of their own, taking turns with the
+    backward heuristic's: the guide's favourite is expanded second, though the heuristic
+    puts it last, and a state any estimate puts at infinity is never expanded."""
+    from searchkit import Observer
+    from searchkit.engines.backward import backward_search
+
+    edges = {"s": [("a", 1), ("b", 1), ("d", 1)], "a": [("g", 1)], "b": [("g", 1)], "d": [("g", 1)]}
+
+    class Guided(GraphProblem):
+        newest_first = True
+
+    class Order(Observer):
+        def __init__(self):
+            self.seen = []
+
+        def expand(self, state, g, h):
+            self.seen.append(state)
+
+    hb = {"s": 0, "a": 1, "b": 3, "d": 2}
+    guide = {"g": 0, "s": 0, "a": 2, "b": 1, "d": math.inf}
+    runs = {}
+    for guides in ([], [guide.__getitem__]):
+        problem = Guided(edges, "s", ["g"], hb=hb)
+        problem.backward_guides = guides
+        log = Order()
+        search = backward_search(problem, observer=log)
+        search.step()
+        runs[len(guides)] = log.seen
+        assert search.status == SOLVED and search.path()[1] == ["g", search.path()[1][1], "s"]
+    # one list: the goal, then a (h 1) finds s as it is generated
+    assert runs[0] == ["g", "a"]
+    # two lists: the goal from the first, b (guide 1) from the second; d (guide inf) dropped
+    assert runs[1] == ["g", "b"]

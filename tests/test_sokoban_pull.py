@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import pytest
-from searchkit_sokoban.board import Board, flood
+from searchkit_sokoban.board import INF, Board, bits, flood
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 from searchkit_sokoban.problem import SokobanProblem
-from searchkit_sokoban.pull import PullProblem
+from searchkit_sokoban.pull import PULL, PULL_GUIDES, PullProblem
 
 from searchkit import BestFirstSearch, Limits, backward_search, forward_path, greedy
 
@@ -21,21 +23,22 @@ TINY = [
 ]
 
 
-def run(problem: SokobanProblem, budget: int = 100_000, gateway: int = 0) -> BestFirstSearch:
+def run(problem: SokobanProblem, budget: int = 100_000, gateway: int = 0, guides=PULL_GUIDES[PULL]) -> BestFirstSearch:
     """The core's greedy backward search of the pull problem, stepped as a portfolio does."""
-    search = backward_search(PullProblem(problem, gateway), order="greedy")
+    search = backward_search(PullProblem(problem, gateway, guides), order="greedy")
     while not search.step(64) and search.expanded < budget:
         pass
     return search
 
 
+@pytest.mark.parametrize("guides", PULL_GUIDES)
 @pytest.mark.parametrize("gateway", [0, 4, 12, 40])
 @pytest.mark.parametrize("text", TINY)
-def test_pull_solves_exactly_the_solvable_tiny_levels_and_its_pushes_replay(text, gateway):
+def test_pull_solves_exactly_the_solvable_tiny_levels_and_its_pushes_replay(text, gateway, guides):
     board = Board(parse_level(text))
     problem = SokobanProblem(board, "nearest-goal")
     forward = greedy(problem, limits=Limits(max_expanded=100_000))
-    search = run(problem, gateway=gateway)
+    search = run(problem, gateway=gateway, guides=PULL_GUIDES[guides])
     assert (search.goal is not None) == forward.solved
     if forward.solved:
         actions, states, cost = forward_path(search)
@@ -75,3 +78,52 @@ def test_every_pulled_position_keeps_a_whole_region_of_the_free_floor(level):
     for (boxes, low), region in pull._regions.items():
         assert (region & -region).bit_length() - 1 == low
         assert flood(region & -region, board.floor & ~boxes, board.width) == region
+
+
+@pytest.mark.parametrize("level", ["xsokoban:1", "sasquatch:1", "sasquatch:3"])
+def test_the_pull_estimates_are_nearest_start_square_and_the_best_assignment(level):
+    """On every position the pulls reach: nearest-goal is each box's fewest pulls to its
+    nearest start square, summed; matching the least sum over the ways to give each box a
+    start square of its own (by brute force), and a position with none is never made."""
+    board = Board(load_level(level))
+    pull = PullProblem(SokobanProblem(board, "nearest-goal"), guides=PULL_GUIDES[PULL])
+    starts = bits(pull.start[0])
+    dist = {t: pull_distances(board, t) for t in starts}
+    search = backward_search(pull, order="greedy")
+    search.step(200)
+    assert len(search.g_of) > 20
+    for boxes, _low in search.g_of:
+        xs = bits(boxes)
+        near = sum(min(dist[t].get(x, INF) for t in starts) for x in xs)
+        best = min(sum(dist[t].get(x, INF) for x, t in zip(xs, p)) for p in permutations(starts))
+        assert pull.backward_heuristic((boxes, 0)) == min(near, INF)
+        assert pull.backward_guides[0]((boxes, 0)) == best < INF
+
+
+def pull_distances(board: Board, target: int) -> dict[int, int]:
+    """Fewest pulls from each square to ``target`` on the empty board, by a plain search of pulls."""
+    w = board.width
+    dist, frontier = {target: 0}, [target]
+    while frontier:
+        nxt = []
+        for y in frontier:  # a pull takes a box from y - o to y, the player from y to y + o
+            for o in (-w, w, -1, 1):
+                x = y - o
+                if board.floor >> x & 1 and board.floor >> (y + o) & 1 and x not in dist:
+                    dist[x] = dist[y] + 1
+                    nxt.append(x)
+        frontier = nxt
+    return dist
+
+
+def test_both_estimates_in_turns_solve_what_nearest_start_square_alone_does_not():
+    """Sasquatch II 41: the boxes' nearest start squares crowd together, so nearest-goal
+    alone wanders; with matching's open list taking turns the pulls find the start."""
+    board = Board(load_level("sasquatch:41"))
+    problem = SokobanProblem(board, "nearest-goal", tunnels=True, goalroom=True)
+    alone = run(problem, budget=30_000, guides=PULL_GUIDES[f"{PULL}-nearest-goal"])
+    assert alone.goal is None
+    search = run(problem, budget=30_000)
+    assert search.goal is not None
+    actions, _states, cost = forward_path(search)
+    assert replay_lurd(board.level, to_lurd(board, actions)).pushes == cost

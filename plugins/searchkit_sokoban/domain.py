@@ -19,7 +19,7 @@ from .levels import Level, load_level, read_source
 from .lurd import replay_lurd, to_lurd
 from .optimizer import Counts, auto_seconds, finish, parse_solution
 from .problem import SokobanProblem
-from .pull import PULL, PullProblem
+from .pull import PULL_GUIDES, PullProblem
 
 OPTIMIZE = ("pushes", "moves")
 IMPROVE_MARGIN_S = 0.2  # of a run's timeout left for the replay and the output after the optimizer
@@ -136,13 +136,15 @@ class SokobanDomain(Domain[SokobanProblem]):
 
         def variant(name: str) -> SokobanProblem | PullProblem | None:
             """The level guided by another heuristic (for composite engines), or ``pull``:
-            the level read backwards for a backward search (pushes mode only, else None)."""
-            if name == PULL:
-                return None if optimize == "moves" else PullProblem(main, gateway=GATEWAY_BUDGET)
+            the level read backwards for a backward search (pushes mode only, else None),
+            guided by nearest-goal and matching to the start squares in turns
+            (``pull-nearest-goal``, ``pull-matching``: one of them alone)."""
+            if name in PULL_GUIDES:
+                return None if optimize == "moves" else PullProblem(main, GATEWAY_BUDGET, PULL_GUIDES[name])
             if name not in self.heuristics:
                 raise InputError(
                     f"unknown heuristic {name!r} for sokoban (known: {', '.join(self.heuristics)},"
-                    f" or {PULL} for a backward search)"
+                    f" or {', '.join(PULL_GUIDES)} for a backward search)"
                 )
             return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
 

@@ -23,26 +23,37 @@ class RowCosts:
     """``cost(keys)``: the chosen bound for the boxes whose row keys are ``keys``."""
 
     def __init__(self, board, kind: str):
+        rows: list = [None] * (board.size * 4)
+        for x, per_side in enumerate(board.rowdist):
+            for c, row in enumerate(per_side):
+                rows[x * 4 + c] = row
+        self.setup(rows, len(board.goal_list), kind)
+
+    @classmethod
+    def of_rows(cls, rows: list, ncols: int, kind: str) -> RowCosts:
+        """The bound over any table: ``rows[key]`` a box's cost to each of ``ncols`` targets
+        (None: no row).  The pull search's rows are pull distances to the start squares."""
+        costs = cls.__new__(cls)
+        costs.setup(rows, ncols, kind)
+        return costs
+
+    def setup(self, rows: list, ncols: int, kind: str) -> None:
         self.kind = kind
-        size = board.size * 4
-        self.near = near = [INF] * size
-        self.arg = arg = [-1] * size
-        self.rows: list = [None] * size
-        for x, rows in enumerate(board.rowdist):
-            for c, row in enumerate(rows):
-                key = x * 4 + c
-                m = near[key] = board.nearest[x][c]
-                arg[key] = row.index(m) if row else -1  # no row: every goal is sealed off
-                self.rows[key] = row
+        self.rows = rows
+        self.near = near = [INF] * len(rows)
+        self.arg = arg = [-1] * len(rows)
+        for key, row in enumerate(rows):
+            if row:  # no row, or an empty one: every target is sealed off
+                m = near[key] = min(row)
+                arg[key] = row.index(m)
         self.cost = self.nearest if kind == NEAREST else self.matching
         if kind == MATCHING:
             import numpy as np
             from scipy.optimize import linear_sum_assignment
 
-            ngoals = len(board.goal_list)
-            table = np.full((size, ngoals), INF, dtype=np.int64)
-            for key, row in enumerate(self.rows):
-                if row is not None:
+            table = np.full((len(rows), ncols), INF, dtype=np.int64)
+            for key, row in enumerate(rows):
+                if row:
                     table[key] = row
             self._table = table
             self._solve = linear_sum_assignment

@@ -24,7 +24,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import heuristic_of
 from ..result import Result
-from .bestfirst import BestFirstSearch, Order
+from .bestfirst import BestFirstSearch, Order, by_estimate, by_h
 
 
 def guided_variants(problem: Any, names: str, engine: str) -> list[Any]:
@@ -50,7 +50,8 @@ def alternation(
     """Greedy best-first with one open list per heuristic (comma list), taking turns."""
     variants = guided_variants(problem, heuristics, "alternation")
     # the first heuristic comes incrementally with the successors; the others are asked
-    orders = [lambda _g, h, _s: (h,)] + [_estimate(heuristic_of(p)) for p in variants[1:]]
+    guides = [heuristic_of(p) for p in variants[1:]]  # none is None: guided_variants checked
+    orders: list[Order] = [by_h, *(by_estimate(h) for h in guides if h is not None)]
     search = BestFirstSearch(
         variants[0],
         orders=orders,
@@ -62,7 +63,3 @@ def alternation(
     )
     search.step()
     return search.result()
-
-
-def _estimate(h: Any) -> Order:
-    return lambda _g, _h, state: (h(state),)

@@ -9,7 +9,10 @@ roots are the goal states, its steps the predecessors, its goal the start), any
 A problem may offer ``backward_heuristic(state)``, an estimate of the cost from the start
 to ``state`` (and ``predecessors_with_h(state, h)`` to compute it incrementally); without
 one the search is uniform-cost.  ``newest_first = True`` asks greedy backward search to
-break ties of the estimate towards the newest state.  A problem may also start its backward search from a
+break ties of the estimate towards the newest state.  ``backward_guides``, a list of further
+estimates ``f(state)``, makes greedy backward search an alternation (see `alternation`): one
+open list per estimate, taking turns, one closed list; a state any of them puts at infinity
+is dropped.  A problem may also start its backward search from a
 later state than its own start: ``lead_in``, an ``(actions, states, cost)`` path from the
 real start to its ``initial_state``, is put in front of every answer.
 """
@@ -22,7 +25,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward
 from ..result import SOLVED, Result
-from .bestfirst import BestFirstSearch
+from .bestfirst import BestFirstSearch, by_estimate, by_h
 
 ORDERS = ("greedy", "astar", "dijkstra")
 
@@ -74,12 +77,11 @@ def backward_search(
     else:
         weights = {"g_weight": 0, "reopen": False, "goal_on_generation": True}
         if getattr(problem, "newest_first", False):  # ties of h: the newest first
-            weights.update(lifo=True, order=_estimate)
+            weights.update(lifo=True, order=by_h)
+        guides = list(getattr(problem, "backward_guides", None) or ())
+        if guides:
+            weights["orders"] = [by_h, *map(by_estimate, guides)]
     return BestFirstSearch(view, starts=view.roots(), name=name, limits=limits, observer=observer, **weights)
-
-
-def _estimate(g: Any, h: Any, _state: Any) -> tuple[Any, ...]:
-    return (h,)
 
 
 def forward_path(search: BestFirstSearch) -> tuple[list[Any], list[Any], Any]:

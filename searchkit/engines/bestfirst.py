@@ -384,6 +384,16 @@ class BestFirstSearch:
         return self.run.result(status, self.path() if status == SOLVED else None, **self.counters())
 
 
+def by_h(_g: Any, h: Any, _state: Any) -> tuple[Any, ...]:
+    """The ordering on the estimate that comes with the successors (greedy)."""
+    return (h,)
+
+
+def by_estimate(f: Callable[[Any], Any]) -> Order:
+    """The ordering on another estimate ``f(state)`` (an alternation's further open lists)."""
+    return lambda _g, _h, state: (f(state),)
+
+
 def best_first(
     problem: Any,
     *,
