@@ -1,13 +1,15 @@
 """The Sokoban engines: configurations of the core's portfolio and alternation.
 
 ``sokoban-portfolio`` (the default) runs greedy nearest-goal forwards alone for 0.5 CPU
-seconds, then in turns with a greedy pull search backwards (`pull.py`, aimed at the
-gateway past a cramped start): forwards alone misses Microban 146 and 153,
-backwards 93; together they miss none.  After 3 CPU seconds the FESS search (`fess`)
-joins them with a third of the time: large levels are its ground, and small ones are solved
-before it starts, as fast as without it.  After 10 CPU seconds the greedy search stops
-(on XSokoban and Sasquatch II it answers within 3 s or not at all; the positions it
-stored still meet the pull search's) and the other two share the time equally.
+seconds, then in turns with a greedy pull search backwards on nearest-goal (`pull.py`,
+aimed at the gateway past a cramped start): forwards alone misses Microban 146 and 153,
+backwards 93; together they miss none.  After 3 CPU seconds two more join them with a
+quarter of the time each: the FESS search (`fess`) and a second pull search whose
+nearest-goal and matching estimates take turns (large levels are their ground: XSokoban
+for FESS, Sasquatch II for the pulls; small ones are solved before they start, as fast as
+without them).  After 10 CPU seconds the greedy search and the first pull search stop (on
+XSokoban and Sasquatch II they answer within 3 s or not at all; the positions they stored
+still meet the others') and FESS and the second pull search share the time equally.
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """
@@ -20,12 +22,15 @@ from searchkit import Limits, Observer, Result, alternation, portfolio
 
 from .fess import FESS
 from .heuristics import MATCHING, NEAREST, PACKING
-from .pull import PULL
+from .pull import PULL, PULL_NEAREST
 
 FESS_JOINS = 3.0  # CPU seconds before FESS joins the default portfolio
 GREEDY_STOPS = 10.0  # CPU seconds after which the greedy search leaves its time to the others
-PORTFOLIO_MEMBERS = f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL},search:{FESS}@{FESS_JOINS:g}"
-PORTFOLIO_SHARES = "1,1,1"
+PORTFOLIO_MEMBERS = (
+    f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
+    f"search:{FESS}@{FESS_JOINS:g},backward:{PULL}@{FESS_JOINS:g}"
+)
+PORTFOLIO_SHARES = "1,1,1,1"
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
 PORTFOLIO_MEET = True  # a position reached both forwards and by the pulls joins their paths
 ALTERNATION_GUIDES = ",".join((MATCHING, NEAREST, PACKING))  # matching's infinity is a deadlock: it prunes

@@ -46,7 +46,8 @@ from .problem import MAX_REGIONS, Push, SokobanProblem
 
 PULL = "pull"  # the name composite engines give this problem (``backward:pull``)
 # the variants by name: the estimates whose open lists take turns, the first one's first
-PULL_GUIDES = {PULL: (NEAREST, MATCHING), f"{PULL}-{NEAREST}": (NEAREST,), f"{PULL}-{MATCHING}": (MATCHING,)}
+PULL_NEAREST, PULL_MATCHING = f"{PULL}-{NEAREST}", f"{PULL}-{MATCHING}"
+PULL_GUIDES = {PULL: (NEAREST, MATCHING), PULL_NEAREST: (NEAREST,), PULL_MATCHING: (MATCHING,)}
 
 
 class PullProblem:
