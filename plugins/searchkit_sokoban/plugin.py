@@ -30,7 +30,8 @@ def register_engines(register):
             "sokoban-portfolio",
             e.sokoban_portfolio,
             "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
-            " then in turns with a greedy pull search backwards, and FESS after 3 s",
+            " then in turns with a greedy pull search backwards, and after 3 s FESS and a second"
+            " pull search (nearest-goal and matching in turns)",
             heuristic="used",
             domains=("sokoban",),
             warm_up=e.warm_up,
@@ -40,7 +41,8 @@ def register_engines(register):
                     "members",
                     e.PORTFOLIO_MEMBERS,
                     str,
-                    "comma list of searches: ORDER[:HEURISTIC], backward:pull or search:fess"
+                    "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
+                    " pull-matching) or search:fess"
                     " (@T: joins after T s, <U: stops after U s)",
                 ),
                 "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search"),
