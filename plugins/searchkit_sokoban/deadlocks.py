@@ -210,7 +210,7 @@ class Pruning:
         if self._bound is None:
             from .heuristics import MATCHING, RowCosts
 
-            self._bound = RowCosts(self.board, MATCHING).cost
+            self._bound = RowCosts.of_board(self.board, MATCHING).cost
         return self._bound
 
     def dead_end(self, boxes: int, player: int, pushed: int | None = None) -> Deadlock | None:

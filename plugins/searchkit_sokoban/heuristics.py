@@ -22,22 +22,9 @@ MEMO_SIZE = 1 << 17  # remembered matchings (~500 bytes each) before starting af
 class RowCosts:
     """``cost(keys)``: the chosen bound for the boxes whose row keys are ``keys``."""
 
-    def __init__(self, board, kind: str):
-        rows: list = [None] * (board.size * 4)
-        for x, per_side in enumerate(board.rowdist):
-            for c, row in enumerate(per_side):
-                rows[x * 4 + c] = row
-        self.setup(rows, len(board.goal_list), kind)
-
-    @classmethod
-    def of_rows(cls, rows: list, ncols: int, kind: str) -> RowCosts:
-        """The bound over any table: ``rows[key]`` a box's cost to each of ``ncols`` targets
+    def __init__(self, rows: list, ncols: int, kind: str):
+        """The bound over a table: ``rows[key]`` a box's cost to each of ``ncols`` targets
         (None: no row).  The pull search's rows are pull distances to the start squares."""
-        costs = cls.__new__(cls)
-        costs.setup(rows, ncols, kind)
-        return costs
-
-    def setup(self, rows: list, ncols: int, kind: str) -> None:
         self.kind = kind
         self.rows = rows
         self.near = near = [INF] * len(rows)
@@ -58,6 +45,16 @@ class RowCosts:
             self._table = table
             self._solve = linear_sum_assignment
             self._memo: dict[tuple, int] = {}
+
+    @classmethod
+    def of_board(cls, board, kind: str) -> RowCosts:
+        """The bound over the board's push distances to the goals, a row per box square and
+        player side (key ``square * 4 + side``)."""
+        rows: list = [None] * (board.size * 4)
+        for x, per_side in enumerate(board.rowdist):
+            for c, row in enumerate(per_side):
+                rows[x * 4 + c] = row
+        return cls(rows, len(board.goal_list), kind)
 
     def nearest(self, keys) -> int:
         near = self.near

@@ -75,7 +75,7 @@ class SokobanProblem:
         if goalroom and not self.moves and heuristic is not None and not board.impossible:
             room = GoalRoom(board)
             self.room = room if room.active else None
-        rows = RowCosts(board, heuristic) if heuristic in (MATCHING, NEAREST) else None
+        rows = RowCosts.of_board(board, heuristic) if heuristic in (MATCHING, NEAREST) else None
         self._costs = rows.cost if rows is not None else None
         self._near = rows.near if rows is not None else None
         # inward-first corral pruning keeps push-optimal solutions, not move-optimal ones;

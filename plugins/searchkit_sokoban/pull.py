@@ -72,7 +72,7 @@ class PullProblem:
                 self.lead_in = (found[0], found[1], len(found[0]))
         self.start = self.lead_in[1][-1] if self.lead_in else self.forward.initial_state()
         starts = self.start[0]
-        costs = RowCosts.of_rows(_pull_rows(b, starts), starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
+        costs = RowCosts(_pull_rows(b, starts), starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
         self.near = costs.near
         estimates = {NEAREST: costs.nearest, MATCHING: costs.cost}
         self.first = estimates[guides[0]]
@@ -109,8 +109,7 @@ class PullProblem:
     def backward_heuristic(self, state) -> float:
         """Pulls (walls only) that bring every box to its nearest start square, summed, or
         with ``matching`` to a start square of its own (INF: no such assignment)."""
-        h = self.first(bits(state[0]))
-        return INF if h >= INF else h
+        return self.first(bits(state[0]))
 
     def predecessors(self, state):
         return [(a, s, c) for a, s, c, _h in self.predecessors_with_h(state, self.backward_heuristic(state))]
