@@ -567,3 +567,81 @@ def test_backward_guides_make_greedy_backward_search_an_alternation():
     assert runs[0] == ["g", "a"]
     # two lists: the goal from the first, b (guide 1) from the second; d (guide inf) dropped
     assert runs[1] == ["g", "b"]
+
+
+def plateau(depth: int) -> tuple[dict, dict]:
+    """A trap and a way out: from ``s`` a binary tree of ``2**depth`` dead ends all estimated
+    1 (a plateau), and beside it a chain of five states estimated 2 that ends at the goal."""
+    edges: dict = {"s": [(("t", 1), 1), (("w", 1), 1)]}
+    h: dict = {"s": 3, "goal": 0}
+    for k in range(1, 2**depth):
+        h["t", k] = 1
+        if 2 * k < 2**depth:
+            edges["t", k] = [(("t", 2 * k), 1), (("t", 2 * k + 1), 1)]
+    for i in range(1, 6):
+        h["w", i] = 2
+        edges["w", i] = [(("w", i + 1) if i < 5 else "goal", 1)]
+    return edges, h
+
+
+def test_type_based_exploration_leaves_a_plateau_greedy_search_digs_through():
+    """Greedy search on the estimate expands the whole plateau before the way out; a
+    type-based queue taking turns draws the way out's (h, g) types as often as the
+    plateau's, so it answers after a few dozen expansions, and its path is a real one."""
+    from searchkit.engines.bestfirst import BestFirstSearch, by_h, by_type
+
+    edges, h = plateau(10)
+    problem = GraphProblem(edges, "s", ["goal"], h=h)
+    greedy = searchkit.greedy(problem)
+    assert greedy.status == SOLVED and greedy.stats.expanded > 2**10
+    search = BestFirstSearch(problem, g_weight=0, reopen=False, goal_on_generation=True, orders=[by_h, by_type])
+    search.step()
+    result = search.result()
+    assert result.status == SOLVED and replay(problem, result) == 6
+    assert result.states == ["s", *(("w", i) for i in range(1, 6)), "goal"]
+    assert result.stats.expanded < 100
+
+
+def test_backward_explore_adds_a_type_queue_to_greedy_backward_search():
+    """``backward_explore`` on a backward problem: the same plateau read backwards (the
+    trap hangs off the goal) is left as fast, the answer in forward order."""
+    from searchkit.engines.backward import backward_search
+    from searchkit.engines.typequeue import TypeQueue
+
+    edges, h = plateau(10)
+    back: dict = {}  # every edge turned round: the goal's trap is the start's plateau
+    for u, vs in edges.items():
+        for v, c in vs:
+            back.setdefault(v, []).append((u, c))
+    for explore in (False, True):
+        problem = GraphProblem(back, "goal", ["s"], hb=h)
+        problem.backward_explore = explore
+        search = backward_search(problem)
+        assert any(isinstance(q, TypeQueue) for q in search.heaps or ()) == explore
+        search.step()
+        assert search.status == SOLVED
+        assert (search.expanded < 100) == explore
+        assert search.path()[1] == ["s", *(("w", i) for i in range(1, 6)), "goal"]
+
+
+@SETTINGS
+@given(cases("int"))
+def test_type_based_exploration_is_complete(case):
+    """Taking turns with a type queue, greedy search still finds a path exactly when one
+    exists (networkx says), a real one, each state expanded at most once."""
+    from searchkit.engines.bestfirst import BestFirstSearch, by_h, by_type
+
+    to_goal = case.to_goal()
+    h = {v: to_goal.get(v, BIG) for v in range(case.n)}
+    problem = case.problem(h)
+    expanded = ExpandCounter()
+    search = BestFirstSearch(
+        problem, g_weight=0, reopen=False, goal_on_generation=True, orders=[by_h, by_type], observer=expanded
+    )
+    search.step()
+    result = search.result()
+    if case.optimum() is None:
+        assert result.status == NO_SOLUTION
+    else:
+        check_solution(case, problem, result)
+    assert max(expanded.times.values(), default=0) <= 1

@@ -138,7 +138,8 @@ class SokobanDomain(Domain[SokobanProblem]):
             """The level guided by another heuristic (for composite engines), or ``pull``:
             the level read backwards for a backward search (pushes mode only, else None),
             guided by nearest-goal and matching to the start squares in turns
-            (``pull-nearest-goal``, ``pull-matching``: one of them alone)."""
+            (``pull-nearest-goal``, ``pull-matching``: one of them alone; ``pull-explore``:
+            both and type-based exploration)."""
             if name in PULL_GUIDES:
                 return None if optimize == "moves" else PullProblem(main, GATEWAY_BUDGET, PULL_GUIDES[name])
             if name not in self.heuristics:

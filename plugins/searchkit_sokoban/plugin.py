@@ -42,7 +42,7 @@ def register_engines(register):
                     e.PORTFOLIO_MEMBERS,
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
-                    " pull-matching) or search:fess"
+                    " pull-matching, pull-explore) or search:fess"
                     " (@T: joins after T s, <U: stops after U s)",
                 ),
                 "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search"),

@@ -18,7 +18,11 @@ must go to a start square of its own (a minimum-cost matching).  Nearest alone c
 boxes round a few start squares and wanders near the start (Sasquatch II 41: 2.3 million
 expansions without an answer, 14 thousand in turns with matching); matching alone misses
 what nearest finds (Sasquatch II 15).  Variants ``pull-nearest-goal`` and ``pull-matching``
-keep one list; the default portfolio runs ``pull-nearest-goal`` from the start and ``pull``
+keep one list; ``pull-explore`` adds a third, type-based exploration (a random ``(h, g)``
+type each turn, the core's `typequeue`), which leaves plateaus the estimates hold (alone
+for 40 s it answers Sasquatch II 27, where the two lists wander 1.8 million expansions)
+but slows the estimates' lists (it misses 13), and in the default's place it solved 20 of
+Sasquatch II's 50 at 60 s, not 21.  The default portfolio runs ``pull-nearest-goal`` from the start and ``pull``
 from its third CPU second (in turns from the start, Microban 153 took 11.6 s, not 2.4 s).  A
 box on a square no start square can be pulled to is dead, and so is a position where the
 boxes cannot each have a start square of their own.  Read from the end, each pull is a
@@ -50,7 +54,14 @@ from .problem import MAX_REGIONS, Push, SokobanProblem
 PULL = "pull"  # the name composite engines give this problem (``backward:pull``)
 # the variants by name: the estimates whose open lists take turns, the first one's first
 PULL_NEAREST, PULL_MATCHING = f"{PULL}-{NEAREST}", f"{PULL}-{MATCHING}"
-PULL_GUIDES = {PULL: (NEAREST, MATCHING), PULL_NEAREST: (NEAREST,), PULL_MATCHING: (MATCHING,)}
+TYPES = "types"  # not an estimate: type-based exploration takes turns with the estimates' lists
+PULL_EXPLORE = f"{PULL}-explore"
+PULL_GUIDES = {
+    PULL: (NEAREST, MATCHING),
+    PULL_NEAREST: (NEAREST,),
+    PULL_MATCHING: (MATCHING,),
+    PULL_EXPLORE: (NEAREST, MATCHING, TYPES),
+}
 
 
 class PullProblem:
@@ -77,7 +88,8 @@ class PullProblem:
         estimates = {NEAREST: costs.nearest, MATCHING: costs.cost}
         self.first = estimates[guides[0]]
         self.incremental = guides[0] == NEAREST  # a pull changes one box's term of the sum
-        self.backward_guides = [_of_boxes(estimates[g]) for g in guides[1:]]
+        self.backward_guides = [_of_boxes(estimates[g]) for g in guides[1:] if g != TYPES]
+        self.backward_explore = TYPES in guides
         self._regions: dict = {}  # the player's region of each generated state
 
     # -- the forward problem ------------------------------------------------------------------

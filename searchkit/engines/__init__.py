@@ -327,7 +327,10 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
             params={
                 "heuristics": EngineParam(
                     "heuristics", "", str, "comma list of the domain's heuristics", none="(required)", required=True
-                )
+                ),
+                "explore": EngineParam(
+                    "explore", False, bool, "a type-based queue (random (h, g) type) takes turns too, for plateaus"
+                ),
             },
         ),
         EngineInfo(

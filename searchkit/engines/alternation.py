@@ -13,6 +13,9 @@ The heuristics are named by parameter (``-P heuristics=a,b``) and taken from
 line gives every domain's problems one).  An infinite estimate from any of them marks a
 state no goal can be reached from: it is dropped.  Goal tests happen on generation.  The
 search is the core's `BestFirstSearch` with one ordering per heuristic (``orders``).
+``explore=true`` adds type-based exploration (`typequeue`): one more queue in the turns,
+drawing a random ``(h, g)`` type of the first heuristic and a random state of it, so a
+plateau of equal estimates does not hold the search in one corner.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import heuristic_of
 from ..result import Result
-from .bestfirst import BestFirstSearch, Order, by_estimate, by_h
+from .bestfirst import BestFirstSearch, Order, by_estimate, by_h, by_type
 
 
 def guided_variants(problem: Any, names: str, engine: str) -> list[Any]:
@@ -45,13 +48,21 @@ def guided_variants(problem: Any, names: str, engine: str) -> list[Any]:
 
 
 def alternation(
-    problem: Any, *, heuristics: str = "", limits: Limits | None = None, observer: Observer | None = None
+    problem: Any,
+    *,
+    heuristics: str = "",
+    explore: bool = False,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
 ) -> Result:
-    """Greedy best-first with one open list per heuristic (comma list), taking turns."""
+    """Greedy best-first with one open list per heuristic (comma list), taking turns (and a
+    type-based queue with ``explore``)."""
     variants = guided_variants(problem, heuristics, "alternation")
     # the first heuristic comes incrementally with the successors; the others are asked
     guides = [heuristic_of(p) for p in variants[1:]]  # none is None: guided_variants checked
     orders: list[Order] = [by_h, *(by_estimate(h) for h in guides if h is not None)]
+    if explore:
+        orders.append(by_type)
     search = BestFirstSearch(
         variants[0],
         orders=orders,

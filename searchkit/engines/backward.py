@@ -12,7 +12,8 @@ one the search is uniform-cost.  ``newest_first = True`` asks greedy backward se
 break ties of the estimate towards the newest state.  ``backward_guides``, a list of further
 estimates ``f(state)``, makes greedy backward search an alternation (see `alternation`): one
 open list per estimate, taking turns, one closed list; a state any of them puts at infinity
-is dropped.  A problem may also start its backward search from a
+is dropped.  ``backward_explore = True`` adds type-based exploration to those turns (a queue
+that draws a random ``(h, g)`` type, `typequeue`), for plateaus.  A problem may also start its backward search from a
 later state than its own start: ``lead_in``, an ``(actions, states, cost)`` path from the
 real start to its ``initial_state``, is put in front of every answer.
 """
@@ -25,7 +26,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward
 from ..result import SOLVED, Result
-from .bestfirst import BestFirstSearch, by_estimate, by_h
+from .bestfirst import BestFirstSearch, Order, by_estimate, by_h, by_type
 
 ORDERS = ("greedy", "astar", "dijkstra")
 
@@ -78,9 +79,11 @@ def backward_search(
         weights = {"g_weight": 0, "reopen": False, "goal_on_generation": True}
         if getattr(problem, "newest_first", False):  # ties of h: the newest first
             weights.update(lifo=True, order=by_h)
-        guides = list(getattr(problem, "backward_guides", None) or ())
-        if guides:
-            weights["orders"] = [by_h, *map(by_estimate, guides)]
+        orders: list[Order] = [by_h, *map(by_estimate, getattr(problem, "backward_guides", None) or ())]
+        if getattr(problem, "backward_explore", False):
+            orders.append(by_type)
+        if len(orders) > 1:
+            weights["orders"] = orders
     return BestFirstSearch(view, starts=view.roots(), name=name, limits=limits, observer=observer, **weights)
 
 

@@ -33,6 +33,7 @@ from ..problem import can_search_backward, heuristic_of, successors_with_h
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
 from .paths import path_from_costs, path_from_parents
 from .run import Run
+from .typequeue import TypeQueue
 
 INF = float("inf")
 Order = Callable[[Any, Any, Any], tuple[Any, ...]]  # (g, h, state) -> the key compared first
@@ -86,8 +87,11 @@ class BestFirstSearch:
             order = orders[0]
             self.uses_h = h_fn is not None
         self.orders: list[Order] = orders or []
-        # with several orders: one heap each, taken in turn; `heap` is the one whose turn it is
-        self.heaps: list[list[Any]] | None = [[] for _ in orders] if orders is not None else None
+        # with several orders: one heap each (a `TypeQueue` for `by_type`), taken in turn;
+        # `heap` is the one whose turn it is
+        self.heaps: list[Any] | None = None
+        if orders is not None:
+            self.heaps = [TypeQueue() if o is by_type else [] for o in orders]
         self.turn = 0
         self.settled: set[Any] | None = set() if orders is not None else None  # expanded, with several heaps
         self.reopen, self.goal_on_generation = reopen, goal_on_generation
@@ -101,7 +105,8 @@ class BestFirstSearch:
         # the path is rebuilt from stored costs through predecessors when the problem has
         # them (one dictionary entry per state); otherwise parents are kept
         self.parents: dict[Any, Any] | None = None if starts is None and can_search_backward(problem) else {}
-        self.heap: list[Any] | None = self.heaps[0] if self.heaps is not None else [] if order is not None else None
+        # a heap (list) with one order; with several, the queue whose turn it is (a list or a `TypeQueue`)
+        self.heap: Any = self.heaps[0] if self.heaps is not None else [] if order is not None else None
         # the heap's key (unused by the bucket queue, which keys on the weights)
         self.order: Order = order or (lambda g, h, _s: (g, h))
         self.buckets: dict[Any, Any] = {}
@@ -156,11 +161,14 @@ class BestFirstSearch:
             return 0
         tail = (self.tie * seq, h, g, state)
         for heap, key in zip(self.heaps or (), keys):
-            heappush(heap, (*key, *tail))
+            if heap.__class__ is list:
+                heappush(heap, (*key, *tail))
+            else:
+                heap.push((*key, *tail))
         return 1
 
-    def _next_heap(self) -> list[Any]:
-        """The next heap in turn that holds entries (an empty one when none does)."""
+    def _next_heap(self) -> Any:
+        """The next heap (or `TypeQueue`) in turn that holds entries (an empty one when none does)."""
         heaps = self.heaps or [[]]
         k = len(heaps)
         for _ in range(k):
@@ -204,7 +212,7 @@ class BestFirstSearch:
                     if len(spare) < 256:
                         spare.append(bucket)
             else:
-                key = heappop(heap)
+                key = heappop(heap) if heap.__class__ is list else heap.pop()
                 state = key[-1]
             frontier -= 1
             g = key[2] if heap is None else key[-2]
@@ -226,7 +234,9 @@ class BestFirstSearch:
                 if stop_at is not None and expanded >= stop_at:  # this step's budget is spent: put it back
                     frontier += 1
                     paused = True
-                    if heap is not None:
+                    if isinstance(heap, TypeQueue):
+                        heap.push(key)
+                    elif heap is not None:
                         heappush(heap, key)  # its old entry: the same place in the order (and turn)
                     else:
                         self._push_front(key, state)
@@ -386,6 +396,12 @@ class BestFirstSearch:
 
 def by_h(_g: Any, h: Any, _state: Any) -> tuple[Any, ...]:
     """The ordering on the estimate that comes with the successors (greedy)."""
+    return (h,)
+
+
+def by_type(_g: Any, h: Any, _state: Any) -> tuple[Any, ...]:
+    """Type-based exploration (`typequeue`): among several ``orders``, a queue that draws a
+    random ``(h, g)`` type and a random state of it, taking turns with the others."""
     return (h,)
 
 
