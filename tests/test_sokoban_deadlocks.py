@@ -288,3 +288,29 @@ def test_packing_order_fills_a_dead_end_corridor_from_the_back():
     assert p.heuristic(parked) > p.heuristic(at_back)  # the packing guide wants the back goal first
     assert p.heuristic(((1 << front) | (1 << back), square(board, 3, 3))) == 0
     assert not Packing(Board(parse_level("#####\n#@$.#\n#####"))).ordered
+
+
+def test_packing_order_lets_the_last_box_come_round_a_detour():
+    """Sasquatch II 7: a row of ten goals under a wall, closed at its left end. With the
+    other nine goals full no box can be pulled off any goal back to a start square (the way
+    back needs the player in the row), so the order takes the goals whose box can leave to a
+    square the start boxes can be pushed to: the row fills from its closed end, which a box
+    can only reach along the empty row. Before, the goals nearest the boxes were guessed
+    last and the closed end came eighth."""
+    from searchkit_sokoban.levels import load_level
+    from searchkit_sokoban.packing import _pullable_to, _pushed_to
+
+    board = Board(load_level("sasquatch:7"))
+    goals, sources = board.goals, board.start_boxes & ~board.goals
+    strict = [g for g in bits(goals) if _pullable_to(board, g, goals & ~(1 << g), sources)]
+    assert strict == []  # the first test finds no last goal: the second one decides
+    outside = _pushed_to(board, sources) & ~goals
+    layers = Packing(board).layers
+    assert len(layers) > 2
+    for g in bits(layers[0]):  # each of the last ones can leave to where boxes come from
+        assert _pullable_to(board, g, goals & ~(1 << g), outside)
+    row = sorted(bits(goals))
+    assert layers[-1] == 1 << row[0]  # the closed end of the row is filled first
+    # then the row from left to right, each before every goal right of it but the entrance's
+    first = {g: i for i, layer in enumerate(reversed(layers)) for g in bits(layer)}
+    assert [first[g] for g in row[:6]] == sorted(first[g] for g in row[:6])

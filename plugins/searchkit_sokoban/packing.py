@@ -6,8 +6,13 @@ distances to the nearest goal heads straight for that trap.  The order is found 
 from the solved position: a goal can be the *last* one filled when a box can be pulled
 from it, with every other still-filled goal holding a box (a wall), back to a square a
 box starts on.  Every goal removable that way gets layer 0; they are emptied and the
-rest tried again (layer 1 = filled just before them, ...).  Goals never removable share
-the last layer.  A level without such constraints has every goal in layer 0.
+rest tried again (layer 1 = filled just before them, ...).  When no goal is removable that
+way - the last box came round a detour that needs the player where the full goals are, or
+from where it was parked - a goal whose box can be pulled off to any square the start boxes
+can be pushed to (walls only) counts instead: without it a third of Sasquatch II's levels
+fell back on guessing the goals nearest the boxes as the last ones (a row of goals closed
+at one end was filled from its open end).  Goals never removable share the last layer.  A
+level without such constraints has every goal in layer 0.
 
 `Packing.cost` turns the layers into a greedy guide that fills one layer at a time: a box
 is *settled* on a goal of the deepest layer that still has an empty goal or of a deeper
@@ -82,6 +87,7 @@ class Packing:
     def layers_of(board, goals: int | None = None) -> list[int]:
         """The layers of ``goals`` (default: all), the board's other goals left empty."""
         sources = board.start_boxes & ~board.goals  # a box starting on a goal is a wall till it is pulled elsewhere
+        outside = 0  # the squares off the goals that pushes (walls only) bring a start box to
         remaining = board.goals if goals is None else goals
         layers: list[int] = []
         while remaining:
@@ -90,6 +96,13 @@ class Packing:
                 if _pullable_to(board, g, remaining & ~(1 << g), sources):
                     layer |= 1 << g
             if not layer:
+                # no box goes back to a start square with the other goals full: the last one
+                # came round a detour or from where it was parked, off the goals
+                outside = outside or _pushed_to(board, sources) & ~board.goals
+                for g in bits(remaining):
+                    if _pullable_to(board, g, remaining & ~(1 << g), outside):
+                        layer |= 1 << g
+            if not layer:
                 layer = _nearest_to_boxes(board, remaining)
                 if not layer:
                     layers.append(remaining)  # no box reaches any of them: no order
@@ -97,6 +110,21 @@ class Packing:
             layers.append(layer)
             remaining &= ~layer
         return layers
+
+
+def _pushed_to(board, sources: int) -> int:
+    """The squares pushes (walls only) bring a box on a square of ``sources`` to."""
+    offs, floor = board.offsets, board.floor
+    seen = sources
+    queue = deque(bits(sources))
+    while queue:
+        x = queue.popleft()
+        for o in offs:
+            n = x + o  # the player on x - o pushes the box on x to x + o
+            if not seen >> n & 1 and floor >> n & 1 and floor >> (x - o) & 1:
+                seen |= 1 << n
+                queue.append(n)
+    return seen
 
 
 def _nearest_to_boxes(board, goals: int) -> int:
