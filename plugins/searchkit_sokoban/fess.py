@@ -214,7 +214,9 @@ class FessSearch:
         self.opener = Opener(board)
         reach = self.macros.region(*start)
         first = self.score(start[0], reach, self._h(start))
-        self.parents: dict[State, tuple[State | None, Macro, Score]] = {start: (None, (), first)}
+        # a position's parent and rank; its macro is found again for the answer (`_path`):
+        # kept, the pushes would cost as much memory as the rest of the entry
+        self.parents: dict[State, tuple[State | None, Score]] = {start: (None, first)}
         self.opened = Open()
         self.best_packed = self.goals - first.unpacked
         self.goal: State | None = None
@@ -266,14 +268,14 @@ class FessSearch:
             if (self.expanded >= run.next_check or not self.expanded & CHECK_MASK) and run.limit_reached(
                 self.expanded, self.generated, len(parents)
             ):
-                opened.add(label, weight, parents[state][2], state)  # back, for a later step
+                opened.add(label, weight, parents[state][1], state)  # back, for a later step
                 self.status = LIMIT
                 return True
             self.expanded += 1
             if opened.size >= self.max_frontier:
                 self.max_frontier = opened.size + 1
             boxes, player = state
-            own = parents[state][2]
+            own = parents[state][1]
             if own < label:
                 label = own  # the best features on the way here: the label of its children
             opened.expanded(label)
@@ -299,10 +301,10 @@ class FessSearch:
                     continue
                 pockets = features.pockets(child[0], region)
                 if prover is not None and prover.dead(child[0], region, pockets):
-                    parents[child] = (None, (), DEAD)  # met again, it counts as a duplicate
+                    parents[child] = (None, DEAD)  # met again, it counts as a duplicate
                     continue
                 rank = self.score(child[0], region, h)
-                parents[child] = (state, macro, rank)
+                parents[child] = (state, rank)  # not the macro: `_path` finds it again
                 if fresh is not None:
                     fresh.append(child)
                 if problem.is_goal(child):
@@ -331,11 +333,11 @@ class FessSearch:
     def knows(self, state: State) -> bool:
         """True when ``state`` was reached and not proved dead."""
         entry = self.parents.get(state)
-        return entry is not None and entry[2] is not DEAD
+        return entry is not None and entry[1] is not DEAD
 
     def path_to(self, state: State) -> tuple[list, list, int]:
         """The pushes from the start to ``state`` (reached), with the position after each."""
-        return _path(self.problem, self.parents, state)
+        return _path(self.problem, self.macros, self.parents, state)
 
     def result(self) -> Result:
         self.run.count(
@@ -364,17 +366,18 @@ def _plain_nearest(problem: SokobanProblem) -> bool:
     return own and problem.h_name == NEAREST and problem.packing is None and problem._near is not None
 
 
-def _path(problem: SokobanProblem, parents: dict, goal: State) -> tuple[list, list, int]:
-    """The pushes from the start to ``goal``, with the position after each push."""
-    macros: list[Macro] = []
-    state = goal
-    while True:
-        parent, macro, _cell = parents[state]
-        if parent is None:
-            break
-        macros.append(macro)
-        state = parent
-    pushes = [p for macro in reversed(macros) for p in macro]
+def _path(problem: SokobanProblem, macros: MacroMoves, parents: dict, goal: State) -> tuple[list, list, int]:
+    """The pushes from the start to ``goal``, with the position after each push: each macro
+    found again as the moved box's breadth-first pushes from its parent, as when it was made."""
+    chain = [goal]
+    while parents[chain[-1]][0] is not None:
+        chain.append(parents[chain[-1]][0])
+    chain.reverse()
+    pushes: list = []
+    for (boxes, player), child in zip(chain, chain[1:]):
+        moved = boxes & ~child[0]  # the box that left its square (the macro's first push)
+        reach = macros.region(boxes, player)
+        pushes.extend(next(m for m, c, _r in macros.moves(boxes, reach, moved) if c == child))
     board = problem.board
     boxes = board.start_boxes
     states: list[State] = [problem.initial_state()]
