@@ -22,8 +22,9 @@ keep one list; ``pull-explore`` adds a third, type-based exploration (a random `
 type each turn, the core's `typequeue`), which leaves plateaus the estimates hold (alone
 for 40 s it answers Sasquatch II 27, where the two lists wander 1.8 million expansions)
 but slows the estimates' lists (it misses 13), and in the default's place it solved 20 of
-Sasquatch II's 50 at 60 s, not 21.  The default portfolio runs ``pull-nearest-goal`` from the start and ``pull``
-from its third CPU second (in turns from the start, Microban 153 took 11.6 s, not 2.4 s).  A
+Sasquatch II's 50 at 60 s, not 21.  The default portfolio runs ``pull-nearest-goal`` from
+the start and ``pull`` from its third CPU second (in turns from the start, Microban 153
+took 11.6 s, not 2.4 s).  A
 box on a square no start square can be pulled to is dead, and so is a position where the
 boxes cannot each have a start square of their own.  Read from the end, each pull is a
 push (the box from ``x + o`` back to ``x``), so the path comes out in forward order:

@@ -13,9 +13,10 @@ break ties of the estimate towards the newest state.  ``backward_guides``, a lis
 estimates ``f(state)``, makes greedy backward search an alternation (see `alternation`): one
 open list per estimate, taking turns, one closed list; a state any of them puts at infinity
 is dropped.  ``backward_explore = True`` adds type-based exploration to those turns (a queue
-that draws a random ``(h, g)`` type, `typequeue`), for plateaus.  A problem may also start its backward search from a
-later state than its own start: ``lead_in``, an ``(actions, states, cost)`` path from the
-real start to its ``initial_state``, is put in front of every answer.
+that draws a random ``(h, g)`` type, `typequeue`), for plateaus.  A problem may also start
+its backward search from a later state than its own start: ``lead_in``, an ``(actions,
+states, cost)`` path from the real start to its ``initial_state``, is put in front of every
+answer.
 """
 
 from __future__ import annotations
