@@ -297,14 +297,15 @@ def test_packing_order_lets_the_last_box_come_round_a_detour():
     square the start boxes can be pushed to: the row fills from its closed end, which a box
     can only reach along the empty row. Before, the goals nearest the boxes were guessed
     last and the closed end came eighth."""
+    from searchkit_sokoban.board import mask_of
     from searchkit_sokoban.levels import load_level
-    from searchkit_sokoban.packing import _pullable_to, _pushed_to
+    from searchkit_sokoban.packing import _pullable_to
 
     board = Board(load_level("sasquatch:7"))
     goals, sources = board.goals, board.start_boxes & ~board.goals
     strict = [g for g in bits(goals) if _pullable_to(board, g, goals & ~(1 << g), sources)]
     assert strict == []  # the first test finds no last goal: the second one decides
-    outside = _pushed_to(board, sources) & ~goals
+    outside = mask_of(board.pushes_from(sources)) & ~goals
     layers = Packing(board).layers
     assert len(layers) > 2
     for g in bits(layers[0]):  # each of the last ones can leave to where boxes come from

@@ -294,6 +294,23 @@ class Board:
         can get a lone box there (a backward search of pulls)."""
         return self._pulls([target], 0)
 
+    def pushes_from(self, sources: int) -> dict[int, int]:
+        """Per square a lone box can be pushed to from a square of ``sources`` (walls only,
+        the player anywhere behind it), the fewest pushes; the same as the fewest pulls from
+        that square back to a source."""
+        offs, floor = self.offsets, self.floor
+        dist = dict.fromkeys(bits(sources), 0)
+        queue = deque(dist)
+        while queue:
+            x = queue.popleft()
+            d = dist[x] + 1
+            for o in offs:
+                n = x + o  # the player on x - o pushes the box on x to x + o
+                if n not in dist and floor >> n & 1 and floor >> (x - o) & 1:
+                    dist[n] = d
+                    queue.append(n)
+        return dist
+
     def reaching(self, targets: int, blocked: int = 0) -> int:
         """The squares from which a lone box can be pushed to one of ``targets`` (a mask),
         the squares of ``blocked`` taken as walls (the player's components stay those of

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .board import INF, bits, flood
+from .board import INF, bits, flood, mask_of
 
 
 class Packing:
@@ -98,7 +98,7 @@ class Packing:
             if not layer:
                 # no box goes back to a start square with the other goals full: the last one
                 # came round a detour or from where it was parked, off the goals
-                outside = outside or _pushed_to(board, sources) & ~board.goals
+                outside = outside or mask_of(board.pushes_from(sources)) & ~board.goals
                 for g in bits(remaining):
                     if _pullable_to(board, g, remaining & ~(1 << g), outside):
                         layer |= 1 << g
@@ -110,21 +110,6 @@ class Packing:
             layers.append(layer)
             remaining &= ~layer
         return layers
-
-
-def _pushed_to(board, sources: int) -> int:
-    """The squares pushes (walls only) bring a box on a square of ``sources`` to."""
-    offs, floor = board.offsets, board.floor
-    seen = sources
-    queue = deque(bits(sources))
-    while queue:
-        x = queue.popleft()
-        for o in offs:
-            n = x + o  # the player on x - o pushes the box on x to x + o
-            if not seen >> n & 1 and floor >> n & 1 and floor >> (x - o) & 1:
-                seen |= 1 << n
-                queue.append(n)
-    return seen
 
 
 def _nearest_to_boxes(board, goals: int) -> int:

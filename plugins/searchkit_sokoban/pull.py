@@ -45,8 +45,6 @@ This module only says what a pull is: `PullProblem` offers ``goal_states``,
 
 from __future__ import annotations
 
-from collections import deque
-
 from .board import INF, bits, flood
 from .gateway import find_gateway
 from .heuristics import MATCHING, NEAREST, RowCosts
@@ -177,19 +175,7 @@ def _of_boxes(estimate):
 def _pull_rows(board, targets: int) -> list[tuple[int, ...] | None]:
     """Per square: the fewest pulls (walls only) that bring a box there to each square of
     ``targets`` (INF where none do; None for squares off the floor)."""
-    offs, floor = board.offsets, board.floor
-    columns = []
-    for t in bits(targets):
-        # pushes from t reach x in d steps exactly when pulls from x reach t in d
-        dist = {t: 0}
-        queue = deque((t,))
-        while queue:
-            x = queue.popleft()
-            d = dist[x] + 1
-            for o in offs:
-                n = x + o
-                if n not in dist and floor >> n & 1 and floor >> (x - o) & 1:
-                    dist[n] = d
-                    queue.append(n)
-        columns.append(dist)
+    floor = board.floor
+    # pushes from t reach x in d steps exactly when pulls from x reach t in d
+    columns = [board.pushes_from(1 << t) for t in bits(targets)]
     return [tuple(c.get(x, INF) for c in columns) if floor >> x & 1 else None for x in range(board.size)]
