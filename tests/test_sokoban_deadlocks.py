@@ -200,6 +200,39 @@ def test_a_box_frozen_on_the_goal_at_a_corridor_mouth_seals_the_goals_behind_it(
     assert freeze_deadlock(square(board, 4, 1), board.start_boxes, board)  # (2,1) is sealed
 
 
+def test_a_push_that_takes_the_last_box_away_from_a_goal_behind_frozen_boxes_is_dead():
+    # Sasquatch II 4: boxes frozen on the goals of the left column above (9,10) leave that goal
+    # to a box pushed up from (10,10) or right from (9,9); the last box that could has just
+    # gone through it to (9,11).  The pushed box is not frozen: only the new check sees it.
+    text = "\n".join(
+        [
+            "       #####",
+            "     ###   #",
+            "#### #     ####",
+            "#  ###     #  #",
+            "#    ###      #",
+            "# *#     ## # #",
+            "## #####$#**# ##",
+            " #    ## #**#  #",
+            " ##    # #*.   #",
+            "# ##  $#  +*####",
+            " # ##    #  #",
+            "  # ####   ##",
+            "   #   #####",
+        ]
+    )
+    board = Board(parse_level(text))
+    pushed = square(board, 9, 11)
+    boxes = board.start_boxes
+    assert frozen_group(pushed, boxes, board.is_wall, board.is_dead, board.width, set()) is None
+    assert not freeze_deadlock(pushed, boxes, board)
+    dead = SokobanProblem(board).pruning.dead_end(boxes, square(board, 9, 10), pushed)
+    assert dead is not None and dead.detector == "freeze"
+    # one push earlier the box was still on (9,10): alive
+    before = boxes ^ (1 << pushed) | (1 << square(board, 9, 10))
+    assert SokobanProblem(board).pruning.dead_end(before, square(board, 9, 9), square(board, 9, 10)) is None
+
+
 def test_a_goal_room_filled_from_its_mouth_stays_alive():
     # pushing the mouth box left fills the goal behind it: the frozen group names boxes twice
     # (reached along both axes), which once summed to a wrong mask and sealed a live room

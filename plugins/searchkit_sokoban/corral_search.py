@@ -5,7 +5,7 @@ large levels also make corrals whose boxes can be pushed about outside but never
 the area opens (closed diagonals of boxes round an empty square, boxes jammed in a row
 against a wall).  For one unreachable area, its barrier (the boxes beside it) and the boxes
 next to the barrier (ring by ring, up to `MAX_BOXES`) are searched: boxes frozen on goals
-(`CorralProver.frozen_on_goals`) are walls, since no solution moves them; every other box
+(`deadlocks.FrozenOnGoals`) are walls, since no solution moves them; every other box
 is taken off the board, and so is a box as soon as it is pushed off the area's rim, which
 only makes pushing easier, so when even then no push sequence lets the player into the
 area or puts every box left on a goal, the real position is dead too.  A barrier of one or
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .board import INF, around, bits, flood, mask_of, regions
-from .deadlocks import frozen_group
+from .board import INF, around, bits, flood, regions
+from .deadlocks import FrozenOnGoals, frozen_group
 
 MAX_BOXES = 8  # boxes searched (barrier and neighbours); larger corrals are left to the main search
 MAX_NODES = 300  # sub-positions per proof
@@ -33,11 +33,12 @@ SEARCHED_ON = 2
 class CorralProver:
     """``dead(boxes, reach)``: True when some unreachable area can provably never be entered."""
 
-    def __init__(self, board, dead_squares: bool = True):
+    def __init__(self, board, dead_squares: bool = True, frozen_on_goals: FrozenOnGoals | None = None):
         self.board = board
         self.dead_squares = dead_squares
         self.memo: dict[tuple[int, int, int, int], bool] = {}
-        self._frozen: dict[int, int] = {}
+        # the boxes frozen on goals of a position (the pruning's, when it has one)
+        self.frozen_on_goals = frozen_on_goals or FrozenOnGoals(board)
 
     def dead(self, boxes: int, reach: int, areas: Iterable[int] | None = None) -> bool:
         """``areas``: the unreachable areas when the caller knows them (`features.Features.pockets`)."""
@@ -64,24 +65,6 @@ class CorralProver:
             if verdict:
                 return True
         return False
-
-    def frozen_on_goals(self, boxes: int) -> int:
-        """The boxes on goals that can never move (`deadlocks.frozen_group`), found with only
-        the boxes on goals on the board: a box frozen with fewer boxes is frozen with more,
-        so the answer depends on the goals filled alone (remembered by them)."""
-        board = self.board
-        on_goals = boxes & board.goals
-        fixed = self._frozen.get(on_goals)
-        if fixed is None:
-            if len(self._frozen) >= MEMO_SIZE:
-                self._frozen.clear()
-            fixed = 0
-            for x in bits(on_goals):
-                if not fixed >> x & 1:
-                    group = frozen_group(x, on_goals, board.is_wall, board.is_dead, board.width, set())
-                    fixed |= mask_of(group or ())
-            self._frozen[on_goals] = fixed
-        return fixed
 
     def _sealed(self, boxes: int, area: int, start_region: int, walls: int = 0) -> bool:
         """True when no push sequence of ``boxes`` alone (the player starting anywhere in

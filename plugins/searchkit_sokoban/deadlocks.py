@@ -5,8 +5,10 @@
 * freeze deadlocks (`frozen_group`): a box that can move along neither axis, because of
   walls, dead squares on both sides, or boxes that are themselves frozen; the whole frozen
   group is dead when one of its boxes is off a goal.  Covers 2x2 blocks and boxes stuck
-  against walls.  A group frozen on goals is dead when, with its boxes as walls, some goal
-  or box can no longer reach the other (`sealed_off`);
+  against walls.  Boxes frozen on goals are walls from then on: a position is dead when,
+  with them as walls, some goal or box can no longer reach the other (`sealed_off`) -
+  checked after every push, not only one that freezes a box, because a push can also take
+  away the last box that could still reach a goal behind them (`FrozenOnGoals`);
 * bipartite deadlocks live in the matching heuristic (no perfect matching = dead);
 * corral deadlocks: see `corral.py`.
 
@@ -27,6 +29,7 @@ from .corral import pi_corral_boxes
 
 DETECTORS = ("dead-squares", "freeze", "bipartite", "corral")
 DEAD_SQUARES, FREEZE, BIPARTITE, CORRAL = DETECTORS
+FROZEN_MEMO = 1 << 16  # remembered sets of boxes on goals before starting afresh
 
 
 def parse_disabled(spec: str | None) -> frozenset[str]:
@@ -84,6 +87,32 @@ def freeze_deadlock(sq: int, boxes: int, board) -> bool:
     if any(not is_goal[b] for b in group):
         return True
     return sealed_off(mask_of(group), boxes, board)  # a proof can name a box twice
+
+
+class FrozenOnGoals:
+    """``frozen(boxes)``: the boxes on goals that can never move (`frozen_group`), found with
+    only the boxes on goals on the board.  Freezing is monotone - another box only blocks
+    more - so the answer holds whatever the boxes off goals, and is remembered by the goals
+    filled (``known``, which the push check reads first)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.known: dict[int, int] = {}
+
+    def __call__(self, boxes: int) -> int:
+        board = self.board
+        on_goals = boxes & board.goals
+        fixed = self.known.get(on_goals)
+        if fixed is None:
+            if len(self.known) >= FROZEN_MEMO:
+                self.known.clear()
+            fixed = 0
+            for x in bits(on_goals):
+                if not fixed >> x & 1:
+                    group = frozen_group(x, on_goals, board.is_wall, board.is_dead, board.width, set())
+                    fixed |= mask_of(group or ())
+            self.known[on_goals] = fixed
+        return fixed
 
 
 def sealed_off(frozen: int, boxes: int, board) -> bool:
@@ -165,6 +194,7 @@ class Pruning:
         self.bipartite = BIPARTITE not in self.disabled and bipartite
         self.corral = CORRAL not in self.disabled and corral
         self._bound = bound
+        self.frozen_on_goals = FrozenOnGoals(board)  # shared with the corral proofs
         self.dead_after_push = self._after_push()
         # the corral proofs (`corral_search.CorralProver`, which builds on the freeze test
         # here), set by the problem when corral pruning is on
@@ -172,8 +202,10 @@ class Pruning:
 
     def _after_push(self):
         board = self.board
-        nearest, axis_fixed, axis_pairs = board.nearest, board.axis_fixed, board.axis_pairs
+        nearest, axis_fixed, axis_pairs, goals = board.nearest, board.axis_fixed, board.axis_pairs, board.goals
         dead, freeze = self.dead_squares, self.freeze
+        frozen_on_goals = self.frozen_on_goals
+        known = frozen_on_goals.known
 
         def dead_after_push(dst: int, side: int, boxes: int) -> str | None:
             """The detector that fires for the box just pushed onto ``dst`` - with the
@@ -181,14 +213,18 @@ class Pruning:
             boxes after the push - or None.  The search calls this for every push."""
             if dead and nearest[dst][side] >= INF:
                 return DEAD_SQUARES  # no goal can be reached from this side of the box
-            if freeze:
-                fixed = axis_fixed[dst]
-                if fixed != 3:  # an axis free of walls and dead pairs needs a box beside it to block it
-                    sideways, upways = axis_pairs[dst]
-                    if not (fixed & 1 or boxes & sideways) or not (fixed & 2 or boxes & upways):
-                        return None
-                if freeze_deadlock(dst, boxes, board):
-                    return FREEZE
+            if not freeze:
+                return None
+            fixed = axis_fixed[dst]
+            sideways, upways = axis_pairs[dst]
+            # an axis free of walls and dead pairs needs a box beside it to block it
+            if (fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways) and freeze_deadlock(dst, boxes, board):
+                return FREEZE
+            frozen = known.get(boxes & goals)
+            if frozen is None:
+                frozen = frozen_on_goals(boxes)
+            if frozen and sealed_off(frozen, boxes, board):
+                return FREEZE  # the push took away the last box that could reach a goal behind them
             return None
 
         return dead_after_push

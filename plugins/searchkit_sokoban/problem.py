@@ -83,7 +83,7 @@ class SokobanProblem:
         # exactly when nearest-goal is, its bound here)
         self.pruning = Pruning(board, disabled, corral=not self.moves, bipartite=rows is not None, bound=self._costs)
         if self.pruning.corral:
-            self.pruning.prover = CorralProver(board, self.pruning.dead_squares)
+            self.pruning.prover = CorralProver(board, self.pruning.dead_squares, self.pruning.frozen_on_goals)
         if heuristic is None:
             # the engines see "no heuristic" (mypy cannot express an instance switching a method off)
             self.heuristic = None  # type: ignore[method-assign, assignment]
