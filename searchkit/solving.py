@@ -130,6 +130,7 @@ def with_variants(problem: Any, dom: Domain, options: dict[str, Any]) -> Any:
 
     try:
         problem.variant = variant
+        problem.variant_names = tuple(dom.heuristics)  # what `variant` takes (checked up front)
     except AttributeError:  # a problem with __slots__ and no variant: composite engines refuse it
         pass
     return problem

@@ -91,6 +91,20 @@ def test_limits_and_bad_parameters():
         sokoban_alternation(p, guides="nearest-goal,bogus")
 
 
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ("nearest-goal,backward:pul@100", "unknown heuristic or variant 'pul'"),
+        ("nearest-goal,search:fes@100", "unknown search 'fes'"),
+        ("nearest-goal,greedy:matchin@100", "unknown heuristic or variant 'matchin'"),
+    ],
+)
+def test_a_misspelt_member_fails_before_any_search_starts(members, message):
+    # the member would join only after 100 CPU seconds: the name is refused at once
+    with pytest.raises(InputError, match=message):
+        sokoban_portfolio(problem("sasquatch:4"), members=members, shares="1,1", limits=Limits(timeout_s=60))
+
+
 def test_moves_mode_leaves_the_pull_search_out():
     p = problem("microban:3", optimize="moves")
     assert portfolio(p, members="nearest-goal,backward:pull", solo=0).solved

@@ -166,6 +166,8 @@ class SokobanDomain(Domain[SokobanProblem]):
         main = build(heuristic)
         main.variant = variant
         main.member_search = member_search
+        main.variant_names = (*self.heuristics, *PULL_GUIDES)  # what they take: the portfolio checks first
+        main.search_names = (FESS,)
         return main
 
     # -- output -------------------------------------------------------------------------------

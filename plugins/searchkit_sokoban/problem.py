@@ -49,6 +49,8 @@ class SokobanProblem:
 
     variant: Callable[[str], Any]  # set by SokobanDomain.make_problem: the level under another heuristic
     member_search: Callable[..., Any]  # set there too: FESS for the portfolio (search:fess)
+    variant_names: tuple[str, ...]  # the names those two take
+    search_names: tuple[str, ...]
 
     def __init__(
         self,

@@ -200,6 +200,23 @@ def check_portfolio(params: dict[str, Any]) -> None:
     parse_shares(params.get("shares", ""), len(parse_members(params.get("members", ""))))
 
 
+def check_member_names(problem: Any, specs: list[MemberSpec]) -> None:
+    """Refuse a member whose name the problem does not know, before any search starts (a
+    member joining later would otherwise fail only when its time comes).  Problems list
+    the names they take in ``variant_names`` and ``search_names``; without them a name is
+    checked when its member is made."""
+    for direction, _order, name, _join, _leave in specs:
+        if not name:
+            continue
+        what = "search" if direction == SEARCH else "heuristic or variant"
+        try:
+            known = problem.search_names if direction == SEARCH else problem.variant_names
+        except AttributeError:
+            continue
+        if name not in known:
+            raise InputError(f"unknown {what} {name!r} in the portfolio (known: {', '.join(known) or 'none'})")
+
+
 def _member_problem(problem: Any, name: str) -> Any:
     if not name:
         return problem
@@ -259,6 +276,7 @@ def portfolio(
     weights = parse_shares(shares, len(specs))
     if not solo >= 0:
         raise InputError(f"solo must be a number of seconds >= 0 (got {solo!r})")
+    check_member_names(problem, specs)
     run = Run("portfolio", limits, observer)
     began_all = process_time()
     events = _EventsOnly(observer) if observer is not None else None
