@@ -154,7 +154,7 @@ def test_the_opener_walks_from_the_goals_whose_turn_has_come():
     far, near = board.goal_list
     assert features.next_goals(board.start_boxes) == 1 << far  # the far goal is filled first
     walk = Opener(board).distances(1 << far)
-    assert walk[far] == 0 and walk[near] == 1 and walk[far + board.width] == fess.INF  # a wall
+    assert walk[far] == 0 and walk[near] == 1 and far + board.width not in walk  # a wall
 
 
 @pytest.mark.parametrize("level", ["microban:3", "microban:77", "xsokoban:2"])

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .board import INF, Board, around, bits
+from .board import Board
 from .features import Score
 
 
@@ -97,21 +97,11 @@ class Opener:
 
     def __init__(self, board: Board):
         self.board = board
-        self._maps: dict[int, list[int]] = {}
+        self._maps: dict[int, dict[int, int]] = {}
 
-    def distances(self, targets: int) -> list[int]:
-        """Per square, the steps from the nearest of ``targets`` over the floor (`INF`: none)."""
+    def distances(self, targets: int) -> dict[int, int]:
+        """Per square the steps from the nearest of ``targets`` over the floor (none: no way)."""
         known = self._maps.get(targets)
         if known is None:
-            board = self.board
-            known = [INF] * board.size
-            seen = ring = targets
-            d = 0
-            while ring:
-                for x in bits(ring):
-                    known[x] = d
-                d += 1
-                ring = around(ring, board.width) & board.floor & ~seen
-                seen |= ring
-            self._maps[targets] = known
+            known = self._maps[targets] = self.board.walks_from(targets)
         return known

@@ -298,6 +298,16 @@ class Board:
         """Per square a lone box can be pushed to from a square of ``sources`` (walls only,
         the player anywhere behind it), the fewest pushes; the same as the fewest pulls from
         that square back to a source."""
+        return self._spread(sources, self.floor, True)
+
+    def walks_from(self, sources: int, area: int | None = None) -> dict[int, int]:
+        """Per square of ``area`` (the floor when None) the player can walk to from a square
+        of ``sources`` inside it, boxes ignored, the fewest steps."""
+        return self._spread(sources, self.floor if area is None else area, False)
+
+    def _spread(self, sources: int, area: int, pushing: bool) -> dict[int, int]:
+        """Breadth-first steps from ``sources`` over ``area``; ``pushing``: a step from x to
+        x + o also needs floor on x - o for the player pushing."""
         offs, floor = self.offsets, self.floor
         dist = dict.fromkeys(bits(sources), 0)
         queue = deque(dist)
@@ -305,8 +315,8 @@ class Board:
             x = queue.popleft()
             d = dist[x] + 1
             for o in offs:
-                n = x + o  # the player on x - o pushes the box on x to x + o
-                if n not in dist and floor >> n & 1 and floor >> (x - o) & 1:
+                n = x + o  # pushing: the player on x - o pushes the box on x to x + o
+                if n not in dist and area >> n & 1 and (not pushing or floor >> (x - o) & 1):
                     dist[n] = d
                     queue.append(n)
         return dist

@@ -312,7 +312,7 @@ class FessSearch:
                     return True
                 children.append(child)
                 opens = explorer.opens(boxes, reach, child[0], region, src, dst)
-                advice.append((rank, opens, (walk[src], walk[dst])))
+                advice.append((rank, opens, (walk.get(src, INF), walk.get(dst, INF))))
             chosen = advised(own, advice)
             if len(children) <= 2:
                 chosen.add(0)  # no real choice: the first move is as good as advised

@@ -29,7 +29,6 @@ compare solvability with the plain search exhaustively on small goal-room levels
 
 from __future__ import annotations
 
-from collections import deque
 from typing import NamedTuple
 
 from searchkit import SOLVED, BestFirstSearch, Limits
@@ -166,7 +165,7 @@ class _PlanSearch:
         e, offs, floor = entrance, board.offsets, board.floor
         self.box_area = room | 1 << e
         self.outside = [e + o for o in offs if floor >> (e + o) & 1 and not room >> (e + o) & 1]
-        self.dist = _distances(board, e, self.box_area)
+        self.dist = board.walks_from(1 << e, self.box_area)  # from the entrance, boxes ignored
 
     def roots(self) -> list:
         board = self.board
@@ -220,20 +219,6 @@ def _rank(boxes: int, start_boxes: int, dist: dict) -> tuple[int, int]:
     """Pull search order: fewest boxes still to take out, then nearest the entrance."""
     extra = boxes & ~start_boxes
     return extra.bit_count(), sum(dist.get(x, 0) for x in bits(extra))
-
-
-def _distances(board, e: int, area: int) -> dict[int, int]:
-    """Walking distance from the entrance inside ``area`` (boxes ignored)."""
-    dist = {e: 0}
-    queue = deque((e,))
-    while queue:
-        p = queue.popleft()
-        for o in board.offsets:
-            n = p + o
-            if area >> n & 1 and n not in dist:
-                dist[n] = dist[p] + 1
-                queue.append(n)
-    return dist
 
 
 def _find_room(board) -> tuple[int | None, int]:
