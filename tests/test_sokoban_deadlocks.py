@@ -228,6 +228,7 @@ def test_a_push_that_takes_the_last_box_away_from_a_goal_behind_frozen_boxes_is_
     assert not freeze_deadlock(pushed, boxes, board)
     dead = SokobanProblem(board).pruning.dead_end(boxes, square(board, 9, 10), pushed)
     assert dead is not None and dead.detector == "freeze"
+    assert "seal a goal or a box off (after the push of the box at row 10, column 12)" in str(dead)
     # one push earlier the box was still on (9,10): alive
     before = boxes ^ (1 << pushed) | (1 << square(board, 9, 10))
     assert SokobanProblem(board).pruning.dead_end(before, square(board, 9, 9), square(board, 9, 10)) is None

@@ -280,7 +280,9 @@ def _describe(detector: str, x: int, boxes: int, board) -> str:
     r, c = divmod(x, board.width)
     where = f"the box at row {r + 1}, column {c + 1}"
     if detector == FREEZE:
-        group = frozen_group(x, boxes, board.is_wall, board.is_dead, board.width, set()) or [x]
+        group = frozen_group(x, boxes, board.is_wall, board.is_dead, board.width, set())
+        if group is None:  # it can move, but boxes frozen on goals wall a goal or a box off
+            return f"boxes frozen on goals seal a goal or a box off (after the push of {where})"
         if all(board.is_goal[b] for b in group):
             return f"boxes frozen on goals seal a goal or a box off ({where} can never move)"
         return f"boxes are frozen in place with one off its goal ({where} can never move)"
