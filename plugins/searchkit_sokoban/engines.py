@@ -30,7 +30,7 @@ PORTFOLIO_MEMBERS = (
     f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
     f"search:{FESS}@{FESS_JOINS:g},backward:{PULL}@{FESS_JOINS:g}"
 )
-PORTFOLIO_SHARES = "1,1,1,1"
+PORTFOLIO_SHARES = ""  # equal shares, however many members are given
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
 PORTFOLIO_MEET = True  # a position reached both forwards and by the pulls joins their paths
 ALTERNATION_GUIDES = ",".join((MATCHING, NEAREST, PACKING))  # matching's infinity is a deadlock: it prunes

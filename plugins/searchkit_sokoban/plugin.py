@@ -45,7 +45,9 @@ def register_engines(register):
                     " pull-matching, pull-explore) or search:fess"
                     " (@T: joins after T s, <U: stops after U s)",
                 ),
-                "shares": EngineParam("shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search"),
+                "shares": EngineParam(
+                    "shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search (default: equal)"
+                ),
                 "solo": EngineParam(
                     "solo", e.PORTFOLIO_SOLO, float, "CPU seconds the first search runs alone", minimum=0
                 ),
