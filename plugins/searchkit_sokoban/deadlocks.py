@@ -76,17 +76,19 @@ def frozen_group(sq: int, boxes: int, is_wall, is_dead, width: int, ancestors: s
     return proof
 
 
-def freeze_deadlock(sq: int, boxes: int, board) -> bool:
+def freeze_deadlock(sq: int, boxes: int, board, sealed: bool = True) -> bool:
     """True when the box just pushed to ``sq`` is frozen with some frozen box off a goal
-    (or frozen on goals that it seals off).  `Pruning.dead_after_push` calls it only when
-    `Board.axis_fixed` and a box beside it block both axes, which most pushes rule out."""
+    (or, with ``sealed``, frozen on goals that it seals off).  `Pruning.dead_after_push`
+    calls it only when `Board.axis_fixed` and a box beside it block both axes, which most
+    pushes rule out, and without ``sealed``: its own test of all the boxes frozen on goals,
+    this group among them, finds every position this one would."""
     group = frozen_group(sq, boxes, board.is_wall, board.is_dead, board.width, set())
     if group is None:
         return False
     is_goal = board.is_goal
     if any(not is_goal[b] for b in group):
         return True
-    return sealed_off(mask_of(group), boxes, board)  # a proof can name a box twice
+    return sealed and sealed_off(mask_of(group), boxes, board)  # a proof can name a box twice
 
 
 class FrozenOnGoals:
@@ -217,8 +219,10 @@ class Pruning:
                 return None
             fixed = axis_fixed[dst]
             sideways, upways = axis_pairs[dst]
-            # an axis free of walls and dead pairs needs a box beside it to block it
-            if (fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways) and freeze_deadlock(dst, boxes, board):
+            # an axis free of walls and dead pairs needs a box beside it to block it; a group
+            # frozen on goals is left to the test of all the boxes frozen on goals below
+            blocked = (fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways)
+            if blocked and freeze_deadlock(dst, boxes, board, sealed=False):
                 return FREEZE
             frozen = known.get(boxes & goals)
             if frozen is None:
