@@ -1,8 +1,10 @@
 """Limits on a search and the cheap periodic check that enforces them.
 
 Engines call `Guard.check` every thousand or so expansions (never per node), so limits cost
-nothing measurable.  A limit never raises: the engine stops and returns ``status="limit"``
-with the statistics gathered so far and ``stats.limit_reason`` set.
+nothing measurable; where one expansion is slow (a big Sokoban level), the checks come
+closer together, so a limit is still met within a fraction of a second.  A limit never
+raises: the engine stops and returns ``status="limit"`` with the statistics gathered so far
+and ``stats.limit_reason`` set.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-CHECK_EVERY = 1024  # expansions between two checks of the clock and memory
+CHECK_EVERY = 1024  # most expansions between two checks of the clock and memory
+FIRST_CHECK = 16  # expansions before the first check: the cost of one is not known yet
+CHECK_PERIOD_S = 0.05  # where expansions are slow, the checks come about this often
 
 
 def current_rss_bytes() -> int:
@@ -57,7 +61,19 @@ class Limits:
 class Guard:
     """The running side of `Limits`: knows the start time and answers `check`."""
 
-    __slots__ = ("limits", "start", "deadline", "max_expanded", "max_stored", "max_rss", "peak_rss", "_n")
+    __slots__ = (
+        "limits",
+        "start",
+        "deadline",
+        "max_expanded",
+        "max_stored",
+        "max_rss",
+        "peak_rss",
+        "_n",
+        "_step",
+        "_last_at",
+        "_last_expanded",
+    )
 
     def __init__(self, limits: Limits):
         self.limits = limits
@@ -68,6 +84,9 @@ class Guard:
         self.max_rss = limits.max_rss_mb * 1024 * 1024 if limits.max_rss_mb is not None else None
         self.peak_rss = 0
         self._n = 0
+        self._step = FIRST_CHECK
+        self._last_at = self.start
+        self._last_expanded = 0
 
     def check(self, expanded: int, stored: int = 0) -> str | None:
         """The name of the limit reached, or None to go on."""
@@ -95,9 +114,20 @@ class Guard:
         """The expansion count at which the engine should call `check` again.
 
         Engines compare their counter with this number (one integer comparison per
-        expansion), so the node limit is met exactly and the clock is read rarely.
+        expansion), so the node limit is met exactly and the clock is read rarely: the step
+        doubles up to `CHECK_EVERY` while checks come often, and shrinks when the last one
+        came later than `CHECK_PERIOD_S`.
         """
-        nxt = expanded + CHECK_EVERY
+        now = time.perf_counter()
+        done = expanded - self._last_expanded
+        if done > 0:
+            took = now - self._last_at
+            if took > CHECK_PERIOD_S:
+                self._step = max(1, int(done * CHECK_PERIOD_S / took))
+            else:
+                self._step = min(CHECK_EVERY, 2 * self._step)
+        self._last_at, self._last_expanded = now, expanded
+        nxt = expanded + self._step
         if self.max_expanded is not None and self.max_expanded < nxt:
             return self.max_expanded
         return nxt

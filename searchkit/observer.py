@@ -29,7 +29,7 @@ class Observer:
         """A depth-first engine starts a new iteration with this bound."""
 
     def progress(self, expanded: int, generated: int, best_f: float | None) -> None:
-        """Called at every limit check (about every thousand expansions)."""
+        """Called at every limit check (every thousand or so expansions; closer where they are slow)."""
 
     def note(self, text: str) -> None:
         """An engine's own word on how far it has come, shown beside the counters (Sokoban's

@@ -391,6 +391,7 @@ def test_jps_limits_stop_it_with_status_limit(gridpath):
     """Every kind of limit stops JPS with status "limit", the reason and the statistics so
     far (the core's checks: nodes exactly, the others at its periodic check)."""
     from searchkit import Limits
+    from searchkit.limits import FIRST_CHECK
 
     jps, problem = gridpath.jps.jps, sealed_map()
     unlimited = jps(problem())
@@ -398,8 +399,8 @@ def test_jps_limits_stop_it_with_status_limit(gridpath):
     for limits, reason, expanded in [
         (Limits(max_expanded=1), "nodes", 1),
         (Limits(max_expanded=700), "nodes", 700),
-        (Limits(max_stored=10), "memory", 1024),
-        (Limits(timeout_s=0), "time", 1024),
+        (Limits(max_stored=10), "memory", FIRST_CHECK),
+        (Limits(timeout_s=0), "time", FIRST_CHECK),
     ]:
         result = jps(problem(), limits=limits)
         assert result.status == "limit" and not result.solved and not result.actions and result.cost is None, limits
@@ -418,6 +419,7 @@ def test_jps_observer_hears_the_core_events(gridpath):
     from searchkit_gridpath.problem import DIRECTION, GridProblem
 
     from searchkit import Observer
+    from searchkit.limits import CHECK_EVERY, FIRST_CHECK
 
     class Log(Observer):
         def __init__(self):
@@ -451,7 +453,9 @@ def test_jps_observer_hears_the_core_events(gridpath):
     assert set(kinds) == {"new", "duplicate", "improved"}, kinds
     log = Log()
     result = gridpath.jps.jps(sealed_map()(), observer=log)
-    assert log.checks == [1024 * k for k in range(1, result.stats.expanded // 1024 + 1)]
+    gaps = [b - a for a, b in zip([0, *log.checks], [*log.checks, result.stats.expanded], strict=True)]
+    assert log.checks[0] == FIRST_CHECK and all(0 < gap <= CHECK_EVERY for gap in gaps[:-1]), log.checks
+    assert 0 <= gaps[-1] <= CHECK_EVERY  # the search ran out after the last check
 
 
 def npuzzle_distances(width: int, height: int):

@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from conftest import Counter
 from registry import GENERIC_ENGINES as ENGINES
 from registry import run
 
@@ -73,6 +74,26 @@ def test_timeout_stops_an_infinite_search_quickly(counter, engine):
     assert_stopped(result, "time")
     assert 0.2 <= result.stats.elapsed_s <= wall < 2.0
     assert result.stats.expanded > 100  # it really searched until the clock ran out
+
+
+class SlowCounter(Counter):
+    """The counter with 5 ms per expansion, as on a big Sokoban level: a thousand expansions
+    between two looks at the clock would overshoot a short limit by seconds."""
+
+    def successors(self, state: int):
+        time.sleep(0.005)
+        return super().successors(state)
+
+    def predecessors(self, state: int):
+        time.sleep(0.005)
+        return super().predecessors(state)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_timeout_is_met_when_expansions_are_slow(engine):
+    result, wall = run_guarded(SlowCounter(), engine, Limits(timeout_s=0.1))
+    assert_stopped(result, "time")
+    assert 0.1 <= result.stats.elapsed_s <= wall < 0.6
 
 
 @pytest.mark.parametrize("engine", ENGINES)

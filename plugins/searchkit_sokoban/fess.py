@@ -39,7 +39,7 @@ from .problem import Push, SokobanProblem
 FESS = "fess"  # its name as a portfolio member (search:fess)
 MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
 MAX_FLOOR = 4000  # floor squares
-CHECK_MASK = 7  # limits checked every 8 expansions (the core checks every 1024 cheap ones)
+CHECK_MASK = 7  # limits checked every 8 expansions (the core waits up to 1024 cheap ones)
 
 DEAD = Score(INF, INF, INF, INF, INF, INF)  # the score of a position proved dead when generated (never opened)
 

@@ -36,7 +36,7 @@ from searchkit import SOLVED, BestFirstSearch, Limits
 from .board import DIRS, bits, flood, regions
 
 MAX_ROOM = 48  # squares; bigger rooms are not planned (the pull search would be slow)
-MAX_PLAN_STATES = 200_000  # stored states of the pull search (`Limits.max_stored`: checked every 1024 expansions)
+MAX_PLAN_STATES = 200_000  # stored states of the pull search (`Limits.max_stored`, checked <= 1024 expansions apart)
 
 
 class Route(NamedTuple):

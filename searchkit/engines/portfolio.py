@@ -309,6 +309,7 @@ def portfolio(
                 m.search.fresh = []
             crew.append(m)
             live.append(m)
+            run.next_check = expanded  # a set-up can be long (a big level): look at the clock now
         if not live:  # every search ran out, none of them a proof
             status = LIMIT
             run.reason = INCOMPLETE
