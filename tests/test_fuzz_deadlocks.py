@@ -16,7 +16,7 @@ import pytest
 from fuzzing import HEAVY, PROFILES, Profile, assert_clean, run_cli
 from hypothesis import assume
 from hypothesis import strategies as st
-from searchkit_sokoban.board import Board, bits, flood
+from searchkit_sokoban.board import Board, bits, flood, pull_flood
 from searchkit_sokoban.diagonal import ClosedDiagonal
 from searchkit_sokoban.levels import parse_level
 from searchkit_sokoban.problem import SokobanProblem
@@ -92,6 +92,40 @@ def test_no_detector_flags_a_solvable_position_of_a_random_level(profile: Profil
 @pytest.mark.slow
 def test_no_detector_flags_a_solvable_position_with_four_boxes() -> None:
     HEAVY.run(tiny_levels(max_boxes=4), check_detectors, examples=40, deadline_s=60.0)
+
+
+def square_by_square_pulls(seed: int, free: int, offsets) -> int:
+    """The squares a lone box can be pushed to ``seed`` from, one square at a time."""
+    seen, stack = 1 << seed, [seed]
+    while stack:
+        x = stack.pop()
+        for o in offsets:
+            n = x + o
+            if free >> n & 1 and free >> (n + o) & 1 and not seen >> n & 1:
+                seen |= 1 << n
+                stack.append(n)
+    return seen
+
+
+def check_pull_flood(text: str, data: st.DataObject) -> None:
+    try:
+        board = Board(parse_level(text))
+    except InputError:
+        assume(False)
+        return
+    floor = bits(board.floor)
+    walls = data.draw(st.sets(st.sampled_from(floor)))  # e.g. boxes frozen on goals
+    free = board.floor & ~sum(1 << x for x in walls)
+    for seed in bits(free):
+        expected = square_by_square_pulls(seed, free, board.offsets)
+        assert pull_flood(1 << seed, free, board.width) == expected, (seed, sorted(walls))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_bit_parallel_pulls_are_the_square_by_square_ones(profile: Profile) -> None:
+    profile.run(
+        st.tuples(tiny_levels(), st.data()), lambda drawn: check_pull_flood(*drawn), examples=60, deadline_s=20.0
+    )
 
 
 def test_a_level_with_every_goal_sealed_off_has_no_solution(tmp_path) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level
 
 INF = 1 << 20
+WALKING, PUSHING, PULLING = 0, 1, 2  # how `Board._spread` steps
 DIRS = "udlr"
 
 
@@ -38,6 +39,21 @@ def flood(seed: int, free: int, width: int) -> int:
     while True:
         grown = region | ((region << 1) | (region >> 1)) & free
         grown |= ((grown << width) | (grown >> width)) & free
+        if grown == region:
+            return region
+        region = grown
+
+
+def pull_flood(seed: int, free: int, width: int) -> int:
+    """The squares of ``free`` from which a lone box can be pushed into ``seed`` (bit-parallel,
+    as `flood`): a box at ``n`` moves one step when ``n`` and the square behind it, where the
+    player stands, are free.  The player's way round to that square is not checked."""
+    right, left = free & (free >> 1), free & (free << 1)  # the box and the square behind it free
+    down, up = free & (free >> width), free & (free << width)
+    region = seed
+    while True:
+        grown = region | (region << 1) & right | (region >> 1) & left
+        grown |= (grown << width) & down | (grown >> width) & up
         if grown == region:
             return region
         region = grown
@@ -298,16 +314,22 @@ class Board:
         """Per square a lone box can be pushed to from a square of ``sources`` (walls only,
         the player anywhere behind it), the fewest pushes; the same as the fewest pulls from
         that square back to a source."""
-        return self._spread(sources, self.floor, True)
+        return self._spread(sources, self.floor, PUSHING)
+
+    def pulls_from(self, sources: int) -> dict[int, int]:
+        """Per square a lone box can be pulled to from a square of ``sources`` (walls only),
+        the fewest pulls: the fewest pushes that bring a box there to a source."""
+        return self._spread(sources, self.floor, PULLING)
 
     def walks_from(self, sources: int, area: int | None = None) -> dict[int, int]:
         """Per square of ``area`` (the floor when None) the player can walk to from a square
         of ``sources`` inside it, boxes ignored, the fewest steps."""
-        return self._spread(sources, self.floor if area is None else area, False)
+        return self._spread(sources, self.floor if area is None else area, WALKING)
 
-    def _spread(self, sources: int, area: int, pushing: bool) -> dict[int, int]:
-        """Breadth-first steps from ``sources`` over ``area``; ``pushing``: a step from x to
-        x + o also needs floor on x - o for the player pushing."""
+    def _spread(self, sources: int, area: int, mode: int) -> dict[int, int]:
+        """Breadth-first steps from ``sources`` over ``area``: a step from x to x + o also
+        needs floor where the player stands, on x - o when ``PUSHING`` and on x + 2o when
+        ``PULLING`` (he steps back there)."""
         offs, floor = self.offsets, self.floor
         dist = dict.fromkeys(bits(sources), 0)
         queue = deque(dist)
@@ -315,10 +337,13 @@ class Board:
             x = queue.popleft()
             d = dist[x] + 1
             for o in offs:
-                n = x + o  # pushing: the player on x - o pushes the box on x to x + o
-                if n not in dist and area >> n & 1 and (not pushing or floor >> (x - o) & 1):
-                    dist[n] = d
-                    queue.append(n)
+                n = x + o
+                if n in dist or not area >> n & 1:
+                    continue
+                if mode and not floor >> (x - o if mode == PUSHING else n + o) & 1:
+                    continue
+                dist[n] = d
+                queue.append(n)
         return dist
 
     def reaching(self, targets: int, blocked: int = 0) -> int:

@@ -54,14 +54,19 @@ class CorralProver:
                 continue
             barrier = _with_neighbours(barrier, loose, w)
             # the verdict depends on where the player is, with only these boxes in the way:
-            # the region grown from any square of ``reach`` (flooded only when not known)
+            # the region grown from any square of ``reach``, flooded when the square is new
+            # (positions that differ elsewhere share the region's verdict)
             key = (barrier, area, reach & -reach, fixed)
             verdict = self.memo.get(key)
             if verdict is None:
                 if len(self.memo) >= MEMO_SIZE:
                     self.memo.clear()
                 start = flood(reach, floor & ~barrier & ~fixed, w)
-                verdict = self.memo[key] = self._sealed(barrier, area, start, fixed)
+                wide = (barrier, area, start, fixed)  # a lone square's key when start is one
+                verdict = self.memo.get(wide)
+                if verdict is None:
+                    verdict = self.memo[wide] = self._sealed(barrier, area, start, fixed)
+                self.memo[key] = verdict
             if verdict:
                 return True
         return False
@@ -78,7 +83,7 @@ class CorralProver:
         position dead (the second catches goals shut in by boxes on goals that never move)."""
         board = self.board
         floor, w, goals = board.floor & ~walls, board.width, board.goals
-        offs, side_comp = board.offsets, board.side_comp
+        offs, side_comp, region_after = board.offsets, board.side_comp, board.region_after
         if start_region & area:
             return False
         doors = around(area, w) & floor & ~area
@@ -106,9 +111,11 @@ class CorralProver:
                         if self._dead(dst, side_comp[dst][k ^ 1], nboxes):
                             continue
                         door_moved = door_moved or bool(doors >> src & 1)
+                        entered = 1 << dst
                         if not rim >> dst & 1:
-                            nboxes ^= 1 << dst
-                        cregion = flood(low, floor & ~nboxes, w)
+                            nboxes ^= entered
+                            entered = 0
+                        cregion = region_after(region, low, entered, low, floor & ~nboxes)
                         if opens and cregion & area:
                             return False  # the area opens
                         on_goals = on_goals or not nboxes & ~goals
@@ -130,6 +137,10 @@ class CorralProver:
         board = self.board
         if self.dead_squares and board.nearest[dst][side] >= INF:
             return True
+        fixed = board.axis_fixed[dst]
+        sideways, upways = board.axis_pairs[dst]
+        if not ((fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways)):
+            return False  # an axis open, with no box beside it to block it: the box can move
         group = frozen_group(dst, boxes, board.is_wall, board.is_dead, board.width, set())
         return group is not None and any(not board.is_goal[b] for b in group)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .board import INF, bits, flood, mask_of
+from .board import INF, bits, flood, mask_of, pull_flood
 from .corral import pi_corral_boxes
 
 DETECTORS = ("dead-squares", "freeze", "bipartite", "corral")
@@ -141,23 +141,8 @@ def _goal_reach(frozen: int, board) -> list[int]:
     out = cache.get(frozen)
     if out is not None:
         return out
-    walls = frozen | ~board.floor
-    offs = board.offsets
-    out = []
-    for g in board.goal_list:
-        if frozen >> g & 1:
-            continue
-        seen = 1 << g
-        stack = [g]
-        while stack:  # pull the box from g: the player steps back from x+o to x+2o
-            x = stack.pop()
-            for o in offs:
-                n = x + o
-                if walls >> n & 1 or walls >> (n + o) & 1 or seen >> n & 1:
-                    continue
-                seen |= 1 << n
-                stack.append(n)
-        out.append(seen)
+    free, w = board.floor & ~frozen, board.width
+    out = [pull_flood(1 << g, free, w) for g in board.goal_list if not frozen >> g & 1]
     if len(cache) >= 1 << 16:
         cache.clear()
     cache[frozen] = out

@@ -122,7 +122,7 @@ class _Path:
 
 class _Distances:
     """Push distances to any square on the walls alone (the player may stand anywhere), a
-    lower bound of the pushes a box needs: one backward breadth-first search per square, kept."""
+    lower bound of the pushes a box needs: the board's pulls from the square, kept as a list."""
 
     def __init__(self, board: Board):
         self.board = board
@@ -130,26 +130,11 @@ class _Distances:
 
     def to(self, target: int) -> list[int]:
         got = self.cache.get(target)
-        if got is not None:
-            return got
-        board = self.board
-        floor, offs = board.floor, board.offsets
-        dist = [UNREACHABLE] * board.size
-        dist[target] = 0
-        frontier = [target]
-        d = 0
-        while frontier:
-            d += 1
-            nxt = []
-            for y in frontier:
-                for o in offs:
-                    x = y - o  # a push by o took a box from x to y, the player from x - o
-                    if dist[x] == UNREACHABLE and floor >> x & 1 and floor >> (x - o) & 1:
-                        dist[x] = d
-                        nxt.append(x)
-            frontier = nxt
-        self.cache[target] = dist
-        return dist
+        if got is None:
+            got = self.cache[target] = [UNREACHABLE] * self.board.size
+            for x, d in self.board.pulls_from(1 << target).items():
+                got[x] = d
+        return got
 
 
 class _Vicinity:
