@@ -234,12 +234,12 @@ class BestFirstSearch:
                 if stop_at is not None and expanded >= stop_at:  # this step's budget is spent: put it back
                     frontier += 1
                     paused = True
-                    if isinstance(heap, TypeQueue):
-                        heap.push(key)
-                    elif heap is not None:
+                    if heap is None:
+                        self._push_front(key, state)
+                    elif heap.__class__ is list:
                         heappush(heap, key)  # its old entry: the same place in the order (and turn)
                     else:
-                        self._push_front(key, state)
+                        heap.push(key)  # a `TypeQueue`
                     break
                 next_check = run.next_check if stop_at is None or run.next_check < stop_at else stop_at
             expanded += 1
