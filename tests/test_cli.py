@@ -133,6 +133,11 @@ def test_ctrl_c_stops_the_search_prints_stats_and_exits_130():
     import time
 
     exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
+    # the signal must come once the search runs, not while Python starts and imports (seconds
+    # on a loaded machine): wait for as long as a start-up takes here, and then some
+    began = time.perf_counter()
+    subprocess.run([exe, "engines"], capture_output=True, check=True)
+    startup = time.perf_counter() - began
     # a 15-puzzle with a weak heuristic: far more work than the test waits for
     p = subprocess.Popen(
         [
@@ -153,7 +158,7 @@ def test_ctrl_c_stops_the_search_prints_stats_and_exits_130():
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
+    time.sleep(2 + 1.5 * startup)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
