@@ -62,7 +62,9 @@ class CorralProver:
                 if len(self.memo) >= MEMO_SIZE:
                     self.memo.clear()
                 start = flood(reach, floor & ~barrier & ~fixed, w)
-                wide = (barrier, area, start, fixed)  # a lone square's key when start is one
+                # by the region too (when the region is that one square, this is the key
+                # above, and the verdict the same)
+                wide = (barrier, area, start, fixed)
                 verdict = self.memo.get(wide)
                 if verdict is None:
                     verdict = self.memo[wide] = self._sealed(barrier, area, start, fixed)
