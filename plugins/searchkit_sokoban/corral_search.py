@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .board import INF, around, bits, flood, regions
-from .deadlocks import FrozenOnGoals, frozen_group
+from .deadlocks import FrozenOnGoals, freeze_deadlock
 
 MAX_BOXES = 8  # boxes searched (barrier and neighbours); larger corrals are left to the main search
 MAX_NODES = 300  # sub-positions per proof
@@ -139,12 +139,7 @@ class CorralProver:
         board = self.board
         if self.dead_squares and board.nearest[dst][side] >= INF:
             return True
-        fixed = board.axis_fixed[dst]
-        sideways, upways = board.axis_pairs[dst]
-        if not ((fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways)):
-            return False  # an axis open, with no box beside it to block it: the box can move
-        group = frozen_group(dst, boxes, board.is_wall, board.is_dead, board.width, set())
-        return group is not None and any(not board.is_goal[b] for b in group)
+        return freeze_deadlock(dst, boxes, board, sealed=False)
 
 
 def _with_neighbours(barrier: int, boxes: int, w: int) -> int:

@@ -78,10 +78,14 @@ def frozen_group(sq: int, boxes: int, is_wall, is_dead, width: int, ancestors: s
 
 def freeze_deadlock(sq: int, boxes: int, board, sealed: bool = True) -> bool:
     """True when the box just pushed to ``sq`` is frozen with some frozen box off a goal
-    (or, with ``sealed``, frozen on goals that it seals off).  `Pruning.dead_after_push`
-    calls it only when `Board.axis_fixed` and a box beside it block both axes, which most
-    pushes rule out, and without ``sealed``: its own test of all the boxes frozen on goals,
-    this group among them, finds every position this one would."""
+    (or, with ``sealed``, frozen on goals that it seals off).  First the cheap test that
+    rules most pushes out: each axis blocked by `Board.axis_fixed` or a box beside it.
+    `Pruning.dead_after_push` calls it without ``sealed``: its own test of all the boxes
+    frozen on goals, this group among them, finds every position this one would."""
+    fixed = board.axis_fixed[sq]
+    sideways, upways = board.axis_pairs[sq]
+    if not ((fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways)):
+        return False  # an axis free of walls and dead pairs, with no box beside it: it can move
     group = frozen_group(sq, boxes, board.is_wall, board.is_dead, board.width, set())
     if group is None:
         return False
@@ -204,8 +208,8 @@ class Pruning:
                 return None
             fixed = axis_fixed[dst]
             sideways, upways = axis_pairs[dst]
-            # an axis free of walls and dead pairs needs a box beside it to block it; a group
-            # frozen on goals is left to the test of all the boxes frozen on goals below
+            # freeze_deadlock's own first test, inline: most pushes end here without a call;
+            # a group frozen on goals is left to the test of all the boxes frozen on goals below
             blocked = (fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways)
             if blocked and freeze_deadlock(dst, boxes, board, sealed=False):
                 return FREEZE
