@@ -269,8 +269,11 @@ def test_a_search_of_100000_expansions_streams_without_freezing_the_page(page: A
     watch(page, "npuzzle", ["bfs"], options={"size": "4", "seed": "3"})
     assert page.inner_text("#pane-a [data-role=expanded]") == "100000"
     assert page.inner_text("#pane-a [data-role=status]").startswith("limit (nodes)")
-    longest = page.evaluate("() => Math.max(...frameGaps)")
-    assert longest < 1000, f"the page froze for {longest:.0f} ms"
+    gaps = sorted(page.evaluate("() => frameGaps.slice(1)"))
+    longest, usual = gaps[-1], gaps[len(gaps) // 2]
+    # a freeze is a frame ten times as long as this machine's usual one (and over 1 s): a
+    # 20-times-slower CPU (Chromium's throttling) makes every frame slower, not a freeze
+    assert longest < max(1000, 10 * usual), f"the page froze for {longest:.0f} ms (a frame takes {usual:.0f} ms)"
     assert page.evaluate("() => panes[0].nodes.size") <= 3000  # the drawn tree is capped
 
 

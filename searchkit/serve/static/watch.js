@@ -4,7 +4,8 @@
 "use strict";
 
 const TREE_CAP = 3000;       // tree nodes drawn (the server sends the text of the first 5000 states)
-const QUEUE_HIGH = 100000;   // events waiting beyond this are applied at once, so the page never falls far behind
+const QUEUE_HIGH = 100000;   // events waiting beyond this are applied as fast as FRAME_BUDGET_MS allows
+const FRAME_BUDGET_MS = 40;  // a frame's catch-up stops here, so the page keeps drawing however far behind it is
 const OPEN = new Set(["new", "improved", "reopened"]);
 const COLORS = {             // PathFinding.js's colours
   wall: [64, 64, 72], free: [255, 255, 255], open: [152, 251, 152], closed: [175, 238, 238],
@@ -143,12 +144,13 @@ class Pane {
   // -- events ----------------------------------------------------------------------------------
   pending() { return this.queue.length - this.head; }
 
-  take(n, untilExpansion) {
+  take(n, untilExpansion, deadline = Infinity) {
     let applied = 0;
     while (this.head < this.queue.length && applied < n) {
       const ev = this.queue[this.head++];
       this.apply(ev); applied++;
       if (untilExpansion && ev[0] === "x") break;
+      if ((applied & 1023) === 0 && performance.now() > deadline) break;
     }
     if (this.head > 50000) { this.queue = this.queue.slice(this.head); this.head = 0; }
     if (applied) { this.dirty = true; this.showCounters(); }
@@ -417,11 +419,12 @@ $("step").addEventListener("click", () => {
 $("cancel").addEventListener("click", () => { for (const p of panes) p.cancel(); });
 
 function tick() {
+  const deadline = performance.now() + FRAME_BUDGET_MS;
   for (const p of panes) {
     const waiting = p.pending();
     if (waiting) {
       const speed = paused ? 0 : Number($("speed").value);
-      p.take(Math.max(speed, waiting - QUEUE_HIGH), false);
+      p.take(Math.max(speed, waiting - QUEUE_HIGH), false, deadline);
     }
     if (!p.pending() && p.ending) p.finish();
     p.draw();
