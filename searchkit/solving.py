@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .collector import searching
 from .domain import Domain, Heuristic
 from .engines import UNKNOWN, EngineInfo, problem_caveat
 from .errors import InputError
@@ -163,6 +164,11 @@ def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible:
 def execute(job: Job, limits: Limits | None = None, observer: Observer | None = None, improve: bool = True) -> Result:
     """Run the job's engine, replay any solution it returns, let the domain improve it (replayed
     again; not with ``improve=False``, e.g. for a drawing of the search) and hand it back."""
+    with searching():
+        return _execute(job, limits, observer, improve)
+
+
+def _execute(job: Job, limits: Limits | None, observer: Observer | None, improve: bool) -> Result:
     result = job.engine.run(job.problem, limits=limits, observer=observer, **job.params)
     result.engine = job.engine.name
     settle(result, job.engine, job.params, job.admissible, job.problem)
@@ -198,5 +204,6 @@ def solve(
         raise InputError(f"engine {info.name!r} needs {lacking}, which this problem does not offer")
     has_h = heuristic_of(problem) is not None
     admissible = True if not has_h or getattr(problem, "heuristic_admissible", False) else UNKNOWN
-    result = info.run(problem, limits=limits, observer=observer, **params)
+    with searching():
+        result = info.run(problem, limits=limits, observer=observer, **params)
     return settle(result, info, params, admissible, problem)
