@@ -41,7 +41,7 @@ MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box 
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core waits up to 1024 cheap ones)
 
-DEAD = Score(INF, INF, INF, INF, INF, INF)  # the score of a position proved dead when generated (never opened)
+DEAD: State = (-1, -1)  # the "parent" of a position proved dead when generated (never opened)
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]
@@ -150,8 +150,9 @@ class Open:
         if self.best is None or label < self.best:
             self.best = label
 
-    def pop(self) -> tuple[State, int, Score] | None:
-        """``(state, weight, label)`` of the first waiting position of the cell whose turn it is."""
+    def pop(self) -> tuple[State, int, Score, Score] | None:
+        """``(state, weight, score, label)`` of the first waiting position of the cell whose
+        turn it is."""
         self.pops += 1
         if self.pops & 1 and self.best is not None:
             queue = self.cells.get(cell_of(self.best))
@@ -171,10 +172,10 @@ class Open:
             return self._take(queue)
         return None
 
-    def _take(self, queue: list) -> tuple[State, int, Score]:
-        weight, _score, _seq, state, label = heappop(queue)
+    def _take(self, queue: list) -> tuple[State, int, Score, Score]:
+        weight, score, _seq, state, label = heappop(queue)
         self.size -= 1
-        return state, weight, label
+        return state, weight, score, label
 
 
 def cell_of(label: Score) -> tuple:
@@ -214,9 +215,9 @@ class FessSearch:
         self.opener = Opener(board)
         reach = self.macros.region(*start)
         first = self.score(start[0], reach, self._h(start))
-        # a position's parent and rank; its macro is found again for the answer (`_path`):
-        # kept, the pushes would cost as much memory as the rest of the entry
-        self.parents: dict[State, tuple[State | None, Score]] = {start: (None, first)}
+        # a position's parent (its rank waits with it in `Open`); its macro is found again for
+        # the answer (`_path`): kept, the pushes would cost as much memory as the rest
+        self.parents: dict[State, State | None] = {start: None}
         self.opened = Open()
         self.best_packed = self.goals - first.unpacked
         self.goal: State | None = None
@@ -231,6 +232,8 @@ class FessSearch:
     def score(self, boxes: int, region: int, h: float) -> Score:
         """The rank of a position (``region``: the player's squares)."""
         cell = self.features.cell(boxes, region)
+        if h < INF and h == int(h):
+            h = int(h)  # a whole number: most are small ints, shared, where each float takes 24 bytes
         return Score.of(cell, self.goals, self.hotspots.count(boxes), h)
 
     def _h(self, state: State) -> float:
@@ -263,19 +266,18 @@ class FessSearch:
             if picked is None:
                 self.status = NO_SOLUTION
                 return True
-            state, weight, label = picked
+            state, weight, own, label = picked
             # an expansion pushes every box everywhere (milliseconds): the clock is read every few
             if (self.expanded >= run.next_check or not self.expanded & CHECK_MASK) and run.limit_reached(
                 self.expanded, self.generated, len(parents)
             ):
-                opened.add(label, weight, parents[state][1], state)  # back, for a later step
+                opened.add(label, weight, own, state)  # back, for a later step
                 self.status = LIMIT
                 return True
             self.expanded += 1
             if opened.size >= self.max_frontier:
                 self.max_frontier = opened.size + 1
             boxes, player = state
-            own = parents[state][1]
             if own < label:
                 label = own  # the best features on the way here: the label of its children
             opened.expanded(label)
@@ -301,10 +303,10 @@ class FessSearch:
                     continue
                 pockets = features.pockets(child[0], region)
                 if prover is not None and prover.dead(child[0], region, pockets):
-                    parents[child] = (None, DEAD)  # met again, it counts as a duplicate
+                    parents[child] = DEAD  # met again, it counts as a duplicate
                     continue
                 rank = self.score(child[0], region, h)
-                parents[child] = (state, rank)  # not the macro: `_path` finds it again
+                parents[child] = state  # not the macro: `_path` finds it again
                 if fresh is not None:
                     fresh.append(child)
                 if problem.is_goal(child):
@@ -332,8 +334,7 @@ class FessSearch:
 
     def knows(self, state: State) -> bool:
         """True when ``state`` was reached and not proved dead."""
-        entry = self.parents.get(state)
-        return entry is not None and entry[1] is not DEAD
+        return state in self.parents and self.parents[state] is not DEAD
 
     def path_to(self, state: State) -> tuple[list, list, int]:
         """The pushes from the start to ``state`` (reached), with the position after each."""
@@ -370,8 +371,8 @@ def _path(problem: SokobanProblem, macros: MacroMoves, parents: dict, goal: Stat
     """The pushes from the start to ``goal``, with the position after each push: each macro
     found again as the moved box's breadth-first pushes from its parent, as when it was made."""
     chain = [goal]
-    while parents[chain[-1]][0] is not None:
-        chain.append(parents[chain[-1]][0])
+    while parents[chain[-1]] is not None:
+        chain.append(parents[chain[-1]])
     chain.reverse()
     pushes: list = []
     for (boxes, player), child in zip(chain, chain[1:]):
