@@ -11,18 +11,30 @@ for the search to end, when the thresholds come back.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 NEVER = 1 << 30  # a full-collection threshold no search reaches
 
+_lock = threading.Lock()
+_held = [0, 0]  # searches running in this process (threads, nested calls); the threshold they hold off
+
 
 @contextmanager
 def searching() -> Iterator[None]:
-    """Hold off full collections (the oldest generation) inside the block."""
-    young, middle, old = gc.get_threshold()
-    gc.set_threshold(young, middle, NEVER)
+    """Hold off full collections (the oldest generation) inside the block; searches in
+    several threads share the pause, and the last one out gives the threshold back."""
+    with _lock:
+        if _held[0] == 0:
+            young, middle, _held[1] = gc.get_threshold()
+            gc.set_threshold(young, middle, NEVER)
+        _held[0] += 1
     try:
         yield
     finally:
-        gc.set_threshold(young, middle, old)
+        with _lock:
+            _held[0] -= 1
+            if _held[0] == 0:
+                young, middle, _ = gc.get_threshold()
+                gc.set_threshold(young, middle, _held[1])

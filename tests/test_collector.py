@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 
 import pytest
 from conftest import Counter
@@ -83,3 +84,22 @@ def test_solve_and_execute_search_with_full_collections_held_off() -> None:
     job.problem.heuristic = heuristic
     assert execute(job, Limits(max_expanded=50)) is not None
     assert recorded == {NEVER}
+
+
+def test_overlapping_searches_in_two_threads_give_the_threshold_back_once_both_end() -> None:
+    before = gc.get_threshold()
+    first_in, first_may_leave = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with searching():
+            first_in.set()
+            first_may_leave.wait(5)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    first_in.wait(5)
+    with searching():
+        first_may_leave.set()
+        thread.join(5)  # the first search ended inside the second: still held off
+        assert gc.get_threshold()[2] == NEVER
+    assert gc.get_threshold() == before
