@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from searchkit_sokoban import engines
 from searchkit_sokoban.engines import sokoban_alternation, sokoban_portfolio
 from searchkit_sokoban.levels import parse_level
 
@@ -35,6 +36,20 @@ def test_the_default_solves_and_execute_replays(n):
     assert job.engine.name == "sokoban-portfolio" and job.heuristic.name == "nearest-goal"
     result = execute(job, Limits(timeout_s=20))  # execute replays the LURD on the level text
     assert result.solved and result.engine == "sokoban-portfolio"
+
+
+def test_the_default_searches_get_their_shares_and_other_members_equal_ones(monkeypatch):
+    seen = []
+    monkeypatch.setattr(engines, "portfolio", lambda _problem, **kw: seen.append(kw["shares"]))
+    sokoban_portfolio(None)
+    sokoban_portfolio(None, members="nearest-goal,backward:pull")
+    sokoban_portfolio(None, shares="3,1,1,1")
+    assert seen == [engines.DEFAULT_SHARES, "", "3,1,1,1"]
+    assert len(engines.DEFAULT_SHARES.split(",")) == len(engines.PORTFOLIO_MEMBERS.split(","))
+    monkeypatch.undo()
+    # end to end: two members of one's own need no shares
+    job = prepare("sokoban", {"level_file": "microban:1"}, params={"members": "nearest-goal,backward:pull"})
+    assert execute(job, Limits(timeout_s=20)).solved
 
 
 def test_the_others_join_after_the_solo_start():

@@ -3,13 +3,15 @@
 ``sokoban-portfolio`` (the default) runs greedy nearest-goal forwards alone for 0.5 CPU
 seconds, then in turns with a greedy pull search backwards on nearest-goal (`pull.py`,
 aimed at the gateway past a cramped start): forwards alone misses Microban 146 and 153,
-backwards 93; together they miss none.  After 3 CPU seconds two more join them with a
-quarter of the time each: the FESS search (`fess`) and a second pull search whose
-nearest-goal and matching estimates take turns (large levels are their ground: XSokoban
+backwards 93; together they miss none.  After 3 CPU seconds two more join them: the FESS
+search (`fess`) with a fifth of the time and a second pull search whose nearest-goal and
+matching estimates take turns with two fifths (large levels are their ground: XSokoban
 for FESS, Sasquatch II for the pulls; small ones are solved before they start, as fast as
 without them).  After 10 CPU seconds the greedy search and the first pull search stop (on
 XSokoban and Sasquatch II they answer within 3 s or not at all; the positions they stored
-still meet the others') and FESS and the second pull search share the time equally.
+still meet the others') and the second pull search has two thirds of the time, FESS one
+(with equal shares Sasquatch II 13 was out of reach at 60 s and the late answers came
+10-25 % later; XSokoban lost nothing).
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """
@@ -30,7 +32,8 @@ PORTFOLIO_MEMBERS = (
     f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
     f"search:{FESS}@{FESS_JOINS:g},backward:{PULL}@{FESS_JOINS:g}"
 )
-PORTFOLIO_SHARES = ""  # equal shares, however many members are given
+PORTFOLIO_SHARES = ""  # the default members' (DEFAULT_SHARES) or equal shares for others
+DEFAULT_SHARES = "1,1,1,2"  # per member of PORTFOLIO_MEMBERS: the second pull search twice the others
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
 PORTFOLIO_MEET = True  # a position reached both forwards and by the pulls joins their paths
 ALTERNATION_GUIDES = ",".join((MATCHING, NEAREST, PACKING))  # matching's infinity is a deadlock: it prunes
@@ -47,6 +50,8 @@ def sokoban_portfolio(
     observer: Observer | None = None,
 ) -> Result:
     """The core portfolio with the Sokoban default members."""
+    if not shares and members == PORTFOLIO_MEMBERS:
+        shares = DEFAULT_SHARES
     return portfolio(problem, members=members, shares=shares, solo=solo, meet=meet, limits=limits, observer=observer)
 
 

@@ -46,7 +46,11 @@ def register_engines(register):
                     " (@T: joins after T s, <U: stops after U s)",
                 ),
                 "shares": EngineParam(
-                    "shares", e.PORTFOLIO_SHARES, str, "CPU shares, one positive number per search (default: equal)"
+                    "shares",
+                    e.PORTFOLIO_SHARES,
+                    str,
+                    f"CPU shares, one positive number per search (default: {e.DEFAULT_SHARES} for the default"
+                    " searches, equal for others)",
                 ),
                 "solo": EngineParam(
                     "solo", e.PORTFOLIO_SOLO, float, "CPU seconds the first search runs alone", minimum=0
