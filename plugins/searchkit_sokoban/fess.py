@@ -41,10 +41,10 @@ MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box 
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core waits up to 1024 cheap ones)
 
-DEAD: State = (-1, -1)  # the "parent" of a position proved dead when generated (never opened)
-
 State = tuple[int, int]
 Macro = tuple[Push, ...]
+
+DEAD: State = (-1, -1)  # the "parent" of a position proved dead when generated (never opened)
 
 
 def check_size(problem: SokobanProblem) -> None:
