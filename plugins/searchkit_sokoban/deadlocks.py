@@ -86,6 +86,11 @@ def freeze_deadlock(sq: int, boxes: int, board, sealed: bool = True) -> bool:
     sideways, upways = board.axis_pairs[sq]
     if not ((fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways)):
         return False  # an axis free of walls and dead pairs, with no box beside it: it can move
+    return frozen_off_goals(sq, boxes, board, sealed)
+
+
+def frozen_off_goals(sq: int, boxes: int, board, sealed: bool) -> bool:
+    """`freeze_deadlock` past its first test (for a caller that made that test itself)."""
     group = frozen_group(sq, boxes, board.is_wall, board.is_dead, board.width, set())
     if group is None:
         return False
@@ -208,10 +213,11 @@ class Pruning:
                 return None
             fixed = axis_fixed[dst]
             sideways, upways = axis_pairs[dst]
-            # freeze_deadlock's own first test, inline: most pushes end here without a call;
-            # a group frozen on goals is left to the test of all the boxes frozen on goals below
+            # freeze_deadlock's first test, inline: most pushes end here without a call, and
+            # the rest go on past it; a group frozen on goals is left to the test of all the
+            # boxes frozen on goals below
             blocked = (fixed & 1 or boxes & sideways) and (fixed & 2 or boxes & upways)
-            if blocked and freeze_deadlock(dst, boxes, board, sealed=False):
+            if blocked and frozen_off_goals(dst, boxes, board, sealed=False):
                 return FREEZE
             frozen = known.get(boxes & goals)
             if frozen is None:

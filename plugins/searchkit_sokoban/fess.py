@@ -334,7 +334,7 @@ class FessSearch:
 
     def knows(self, state: State) -> bool:
         """True when ``state`` was reached and not proved dead."""
-        return state in self.parents and self.parents[state] is not DEAD
+        return self.parents.get(state, DEAD) is not DEAD  # the start's parent is None
 
     def path_to(self, state: State) -> tuple[list, list, int]:
         """The pushes from the start to ``state`` (reached), with the position after each."""
