@@ -6,7 +6,7 @@ import pytest
 from searchkit_sokoban import fess, hotspots
 from searchkit_sokoban.advisors import Explorer, Opener
 from searchkit_sokoban.board import Board
-from searchkit_sokoban.features import Features
+from searchkit_sokoban.features import Features, Score
 from searchkit_sokoban.fess import sokoban_fess
 from searchkit_sokoban.hotspots import Hotspots
 from searchkit_sokoban.levels import parse_level
@@ -195,8 +195,6 @@ def test_on_large_levels_a_hotspot_cuts_a_box_off_from_every_goal(monkeypatch):
 def test_the_best_cell_has_every_other_turn_until_it_stops_improving(monkeypatch):
     """FESS's open list: the cell of the best label expanded gets every other turn besides
     its turns in the cycle, until `PATIENCE` pops pass without a better label."""
-    from searchkit_sokoban.features import Score
-
     monkeypatch.setattr(fess, "PATIENCE", 6)
     worse, better = Score(5, 1, 0, 0, 0, 10), Score(4, 1, 0, 0, 0, 9)
     opened = fess.Open()
