@@ -12,7 +12,8 @@ from searchkit import Domain, Heuristic, InputError, Instance, Observer, Param
 
 from .board import Board
 from .deadlocks import DETECTORS, parse_disabled
-from .fess import FESS, FessSearch
+from .fess import FESS, FeatureSearch, FessSearch
+from .fess_pull import FESS_PULL, PullFessSearch
 from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
 from .levels import Level, load_level, read_source
@@ -149,16 +150,19 @@ class SokobanDomain(Domain[SokobanProblem]):
                 )
             return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
 
-        def member_search(name: str, observer: Observer | None = None) -> FessSearch | None:
-            """A search of the plugin's own for the core's portfolio (``search:fess``): FESS on
-            the nearest-goal guide; None where it cannot run (moves, a level beyond its size)."""
-            if name != FESS:
-                raise InputError(f"unknown search {name!r} for sokoban (known: {FESS})")
+        def member_search(name: str, observer: Observer | None = None) -> FeatureSearch | None:
+            """A search of the plugin's own for the core's portfolio: ``search:fess``, FESS on
+            the nearest-goal guide, or ``search:fess-pull``, FESS backwards; None where it cannot
+            run (moves, a level beyond its size)."""
+            if name not in (FESS, FESS_PULL):
+                raise InputError(f"unknown search {name!r} for sokoban (known: {FESS}, {FESS_PULL})")
             if optimize == "moves":
                 return None
-            guided = variant(NEAREST)
-            assert isinstance(guided, SokobanProblem)
             try:
+                if name == FESS_PULL:
+                    return PullFessSearch(main, name=FESS_PULL, observer=observer)
+                guided = variant(NEAREST)
+                assert isinstance(guided, SokobanProblem)
                 return FessSearch(guided, name=FESS, observer=observer)
             except InputError:
                 return None
@@ -167,7 +171,7 @@ class SokobanDomain(Domain[SokobanProblem]):
         main.variant = variant
         main.member_search = member_search
         main.variant_names = (*self.heuristics, *PULL_GUIDES)  # what they take: the portfolio checks first
-        main.search_names = (FESS,)
+        main.search_names = (FESS, FESS_PULL)
         return main
 
     # -- output -------------------------------------------------------------------------------

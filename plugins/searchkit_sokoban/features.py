@@ -56,10 +56,9 @@ class Score(NamedTuple):
         return cls(goals - cell.packed, cell.connectivity, cell.room_connectivity, cell.out_of_plan, hotspots, h)
 
 
-def goal_areas(board: Board) -> list[int]:
-    """The goals grouped into areas: goals at most `AREA_GAP` squares apart (sideways,
-    diagonally or both) share one."""
-    w, goals = board.width, board.goals
+def areas(goals: int, w: int) -> list[int]:
+    """The squares ``goals`` (a board ``w`` wide) grouped into areas: squares at most
+    `AREA_GAP` apart (sideways, diagonally or both) share one."""
     areas = []
     rest = goals
     while rest:
@@ -79,12 +78,18 @@ def goal_areas(board: Board) -> list[int]:
 
 
 class Features:
-    """The projection of positions of one board onto `Cell`."""
+    """The projection of positions of one board onto `Cell`; ``backwards``: for a search
+    from the solved position to the start (`fess_pull`), whose goals are the start squares,
+    packed in their own order (`Packing.start_layers_of`)."""
 
-    def __init__(self, board: Board):
+    def __init__(self, board: Board, backwards: bool = False):
         self.board = board
-        # per goal area, its layers in filling order (the last layer of `Packing` is filled first)
-        self.orders: list[list[int]] = [list(reversed(Packing.layers_of(board, area))) for area in goal_areas(board)]
+        self.targets = board.start_boxes if backwards else board.goals
+        layers_of = Packing.start_layers_of if backwards else Packing.layers_of
+        # per area, its layers in filling order (the last layer of `Packing` is filled first)
+        self.orders: list[list[int]] = [
+            list(reversed(layers_of(board, area))) for area in areas(self.targets, board.width)
+        ]
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int, int]] = {}
         self._pockets: dict[int, tuple[int, ...]] = {}
@@ -100,7 +105,7 @@ class Features:
 
     def _plan(self, boxes: int) -> tuple[int, int, int]:
         """Packed, out of plan and next goals (remembered by the boxes on goals)."""
-        on_goals = boxes & self.board.goals
+        on_goals = boxes & self.targets
         known = self._packed.get(on_goals)
         if known is None:
             known = self._packed[on_goals] = self._count_packed(on_goals)

@@ -8,7 +8,8 @@ proposes it, 1 otherwise, and a position's weight is the sum along its path, so 
 lines run deep while every region of the feature space still gets its turn.  As in the
 paper's program (Festival), a position waits in the cell of the best features met on its
 way (`Open`), and every other turn goes to the best cell reached so far - until that cell
-has had `PATIENCE` expansions without a better position (a line gone wrong).
+has had `PATIENCE` expansions without a better position (a line gone wrong).  That loop is
+`FeatureSearch`'s; `FessSearch` gives it the moves forwards, `fess_pull` backwards.
 
 A move is a *macro*: one box pushed to any square it can reach with the other boxes fixed,
 the player walking between pushes (a breadth-first search over that box's pushes).  The
@@ -45,20 +46,21 @@ PATIENCE = 2000  # expansions without a better label before the best cell loses 
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]
+Advice = tuple[Score, bool, tuple[int, int]]  # per child, what `advised` weighs
 
 DEAD: State = (-1, -1)  # the "parent" of a position proved dead when generated (never opened)
 
 
-def check_size(problem: SokobanProblem) -> None:
+def check_size(problem: SokobanProblem, name: str = "sokoban-fess") -> None:
     """Refuse what the engine cannot do: levels beyond its limits, moves-optimisation."""
     board = problem.board
     if problem.moves:
-        raise InputError("sokoban-fess counts pushes: use --optimize pushes")
+        raise InputError(f"{name} counts pushes: use --optimize pushes")
     boxes = board.start_boxes.bit_count()
     floor = board.floor.bit_count()
     if boxes > MAX_BOXES or floor > MAX_FLOOR:
         raise InputError(
-            f"the level is too large for sokoban-fess ({boxes} boxes, {floor} floor squares;"
+            f"the level is too large for {name} ({boxes} boxes, {floor} floor squares;"
             f" at most {MAX_BOXES} boxes and {MAX_FLOOR} floor squares)"
         )
 
@@ -191,62 +193,39 @@ def cell_of(label: Score) -> tuple:
     return label[:4]
 
 
-class FessSearch:
-    """FESS as a search the caller advances (`step`): alone (`sokoban_fess`) or as a member
-    of the core's portfolio (``search:fess``, `SokobanProblem.search`)."""
+class FeatureSearch:
+    """The FESS loop, one direction's moves apart: take the waiting position whose turn it is
+    (`Open`), expand it (`expand`, the direction's), give the advisors' moves weight 0 and
+    the rest 1, and queue the children under the position's label.  The caller advances it
+    (`step`): alone or as a member of the core's portfolio."""
+
+    backward = False  # the portfolio joins a forward member's path to a backward one's
+    progress = "packed"  # what `best` counts in progress notes, of `total`
 
     def __init__(
-        self,
-        problem: SokobanProblem,
-        *,
-        name: str = "sokoban-fess",
-        limits: Limits | None = None,
-        observer: Observer | None = None,
+        self, problem: SokobanProblem, features: Features, name: str, limits: Limits | None, observer: Observer | None
     ):
-        check_size(problem)
+        check_size(problem, name)
         self.problem = problem
         self.run = Run(name, limits, observer)
         self.status: str | None = None
         self.expanded = self.generated = self.duplicates = self.reopened = self.max_frontier = 0
         board = problem.board
         self.goals = board.goals.bit_count()
-        start: State = problem.initial_state()
-        self.features = Features(board)
-        self.macros = MacroMoves(problem)
-        pruning = problem.pruning
-        self.prover = pruning.prover
-        # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
-        near = problem._near
-        self.delta = NearestDelta(board, near) if near is not None and _plain_nearest(problem) else None
-        self.hotspots = Hotspots(board)
-        self.explorer = Explorer(board)
-        self.opener = Opener(board)
-        reach = self.macros.region(*start)
-        first = self.score(start[0], reach, self._h(start))
+        self.total = self.goals
+        self.features = features
         # a position's parent (its rank waits with it in `Open`); its macro is found again for
-        # the answer (`_path`): kept, the pushes would cost as much memory as the rest
-        self.parents: dict[State, State | None] = {start: None}
+        # the answer: kept, the pushes would cost as much memory as the rest
+        self.parents: dict[State, State | None] = {}
         self.opened = Open()
-        self.best_packed = self.goals - first.unpacked
+        self.best_packed = 0  # the most of `total` a position has reached, for progress notes
         self.goal: State | None = None
         self.fresh: list[State] | None = None  # the positions stored, for a portfolio's meeting (`knows`)
-        if problem.is_goal(start):
-            self.status, self.goal = SOLVED, start
-        elif board.impossible or self.prover is not None and self.prover.dead(start[0], reach):
-            self.status = NO_SOLUTION  # every later position is proved as it is made (`step`)
-        else:
-            self.opened.add(first, 0, first, start)
 
-    def score(self, boxes: int, region: int, h: float) -> Score:
-        """The rank of a position (``region``: the player's squares)."""
-        cell = self.features.cell(boxes, region)
-        if h < INF and h == int(h):
-            h = int(h)  # a whole number: most are small ints, shared, where each float takes 24 bytes
-        return Score.of(cell, self.goals, self.hotspots.count(boxes), h)
-
-    def _h(self, state: State) -> float:
-        estimate = self.problem.heuristic
-        return 0.0 if estimate is None else estimate(state)
+    def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
+        """The new children of ``state`` and per child what `advised` weighs; None when one of
+        them ends the search (``status`` and ``goal`` are set)."""
+        raise NotImplementedError
 
     @property
     def done(self) -> bool:
@@ -264,10 +243,7 @@ class FessSearch:
         """Expand up to ``budget`` more positions (all it takes when None); True once over."""
         if self.status is not None:
             return True
-        problem, run, parents, opened = self.problem, self.run, self.parents, self.opened
-        features, macros, prover, delta = self.features, self.macros, self.prover, self.delta
-        explorer, opener = self.explorer, self.opener
-        board, pruning, fresh = problem.board, problem.pruning, self.fresh
+        run, parents, opened, total = self.run, self.parents, self.opened, self.total
         stop_at = None if budget is None else self.expanded + budget
         while stop_at is None or self.expanded < stop_at:
             picked = opened.pop()
@@ -285,68 +261,42 @@ class FessSearch:
             self.expanded += 1
             if opened.size >= self.max_frontier:
                 self.max_frontier = opened.size + 1
-            boxes, player = state
             if own < label:
                 label = own  # the best features on the way here: the label of its children
             opened.expanded(label)
-            reach = macros.region(boxes, player)
-            barrier = pruning.corral_barrier(boxes, reach, prove=False)  # proved when it was made
-            if barrier == 0:
-                continue  # a corral no push can open
-            children: list[State] = []
-            advice: list[tuple[Score, bool, tuple[int, int]]] = []  # per child, for `advised`
-            walk = opener.distances(features.next_goals(boxes))
-            # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
-            movable = boxes if barrier is None else barrier
-            if delta is not None:
-                delta.parent(boxes)
-            for macro, child, region in macros.moves(boxes, reach, movable):
-                self.generated += 1
-                if child in parents:
-                    self.duplicates += 1
-                    continue
-                src, dst = macro[0].square, macro[-1].square + board.offsets[macro[-1].direction]
-                h = self._h(child) if delta is None else delta.child(src, dst, child[1])
-                if h >= INF:
-                    continue
-                pockets = features.pockets(child[0], region)
-                if prover is not None and prover.dead(child[0], region, pockets):
-                    parents[child] = DEAD  # met again, it counts as a duplicate
-                    continue
-                rank = self.score(child[0], region, h)
-                parents[child] = state  # not the macro: `_path` finds it again
-                if fresh is not None:
-                    fresh.append(child)
-                if problem.is_goal(child):
-                    self.status, self.goal = SOLVED, child
-                    return True
-                children.append(child)
-                opens = explorer.opens(boxes, reach, child[0], region, src, dst)
-                advice.append((rank, opens, (walk.get(src, INF), walk.get(dst, INF))))
+            found = self.expand(state, own)
+            if found is None:
+                return True
+            children, advice = found
             chosen = advised(own, advice)
             if len(children) <= 2:
                 chosen.add(0)  # no real choice: the first move is as good as advised
             for i, child in enumerate(children):
                 rank = advice[i][0]
-                if self.goals - rank.unpacked > self.best_packed:
-                    self.best_packed = self.goals - rank.unpacked
+                if total - rank.unpacked > self.best_packed:
+                    self.best_packed = total - rank.unpacked
                     if run.observer is not None:
-                        run.observer.note(f"packed {self.best_packed}/{self.goals}")
+                        run.observer.note(f"{self.progress} {self.best_packed}/{total}")
                 opened.add(label, weight + (0 if i in chosen else 1), rank, child)
         return False
 
-    def path(self) -> tuple[list, list, int]:
-        """The pushes from the start to the goal found, with the position after each push."""
-        assert self.goal is not None
-        return self.path_to(self.goal)
-
     def knows(self, state: State) -> bool:
         """True when ``state`` was reached and not proved dead."""
-        return self.parents.get(state, DEAD) is not DEAD  # the start's parent is None
+        return self.parents.get(state, DEAD) is not DEAD  # a root's parent is None
 
-    def path_to(self, state: State) -> tuple[list, list, int]:
-        """The pushes from the start to ``state`` (reached), with the position after each."""
-        return _path(self.problem, self.macros, self.parents, state)
+    def chain(self, state: State) -> list[State]:
+        """The positions from a root of the search to ``state`` (reached)."""
+        chain = [state]
+        parent = self.parents[state]
+        while parent is not None:
+            chain.append(parent)
+            parent = self.parents[parent]
+        chain.reverse()
+        return chain
+
+    def path(self) -> tuple[list, list, int]:
+        """The pushes from the start to the goal found, with the position after each push."""
+        raise NotImplementedError
 
     def result(self) -> Result:
         self.run.count(
@@ -359,6 +309,102 @@ class FessSearch:
         if self.status == SOLVED:
             return self.run.result(SOLVED, self.path())
         return self.run.result(self.status or LIMIT)
+
+
+class FessSearch(FeatureSearch):
+    """FESS forwards over macro pushes: alone (`sokoban_fess`) or as a member of the core's
+    portfolio (``search:fess``, `SokobanProblem.search`)."""
+
+    def __init__(
+        self,
+        problem: SokobanProblem,
+        *,
+        name: str = "sokoban-fess",
+        limits: Limits | None = None,
+        observer: Observer | None = None,
+    ):
+        super().__init__(problem, Features(problem.board), name, limits, observer)
+        board = problem.board
+        start: State = problem.initial_state()
+        self.macros = MacroMoves(problem)
+        self.prover = problem.pruning.prover
+        # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
+        near = problem._near
+        self.delta = NearestDelta(board, near) if near is not None and _plain_nearest(problem) else None
+        self.hotspots = Hotspots(board)
+        self.explorer = Explorer(board)
+        self.opener = Opener(board)
+        reach = self.macros.region(*start)
+        first = self.score(start[0], reach, self._h(start))
+        self.parents[start] = None
+        self.best_packed = self.goals - first.unpacked
+        if problem.is_goal(start):
+            self.status, self.goal = SOLVED, start
+        elif board.impossible or self.prover is not None and self.prover.dead(start[0], reach):
+            self.status = NO_SOLUTION  # every later position is proved as it is made (`expand`)
+        else:
+            self.opened.add(first, 0, first, start)
+
+    def score(self, boxes: int, region: int, h: float) -> Score:
+        """The rank of a position (``region``: the player's squares)."""
+        cell = self.features.cell(boxes, region)
+        if h < INF and h == int(h):
+            h = int(h)  # a whole number: most are small ints, shared, where each float takes 24 bytes
+        return Score.of(cell, self.goals, self.hotspots.count(boxes), h)
+
+    def _h(self, state: State) -> float:
+        estimate = self.problem.heuristic
+        return 0.0 if estimate is None else estimate(state)
+
+    def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
+        problem, parents, features, macros = self.problem, self.parents, self.features, self.macros
+        prover, delta, fresh, board, pruning = self.prover, self.delta, self.fresh, problem.board, problem.pruning
+        boxes, player = state
+        reach = macros.region(boxes, player)
+        barrier = pruning.corral_barrier(boxes, reach, prove=False)  # proved when it was made
+        children: list[State] = []
+        advice: list[Advice] = []
+        if barrier == 0:
+            return children, advice  # a corral no push can open
+        walk = self.opener.distances(features.next_goals(boxes))
+        opens = self.explorer.opens
+        # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
+        movable = boxes if barrier is None else barrier
+        if delta is not None:
+            delta.parent(boxes)
+        for macro, child, region in macros.moves(boxes, reach, movable):
+            self.generated += 1
+            if child in parents:
+                self.duplicates += 1
+                continue
+            src, dst = macro[0].square, macro[-1].square + board.offsets[macro[-1].direction]
+            h = self._h(child) if delta is None else delta.child(src, dst, child[1])
+            if h >= INF:
+                continue
+            pockets = features.pockets(child[0], region)
+            if prover is not None and prover.dead(child[0], region, pockets):
+                parents[child] = DEAD  # met again, it counts as a duplicate
+                continue
+            rank = self.score(child[0], region, h)
+            parents[child] = state  # not the macro: `_path` finds it again
+            if fresh is not None:
+                fresh.append(child)
+            if problem.is_goal(child):
+                self.status, self.goal = SOLVED, child
+                return None
+            children.append(child)
+            advice.append(
+                (rank, opens(boxes, reach, child[0], region, src, dst), (walk.get(src, INF), walk.get(dst, INF)))
+            )
+        return children, advice
+
+    def path(self) -> tuple[list, list, int]:
+        assert self.goal is not None
+        return self.path_to(self.goal)
+
+    def path_to(self, state: State) -> tuple[list, list, int]:
+        """The pushes from the start to ``state`` (reached), with the position after each."""
+        return _path(self.problem, self.macros, self.chain(state))
 
 
 def sokoban_fess(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
@@ -375,13 +421,10 @@ def _plain_nearest(problem: SokobanProblem) -> bool:
     return own and problem.h_name == NEAREST and problem.packing is None and problem._near is not None
 
 
-def _path(problem: SokobanProblem, macros: MacroMoves, parents: dict, goal: State) -> tuple[list, list, int]:
-    """The pushes from the start to ``goal``, with the position after each push: each macro
-    found again as the moved box's breadth-first pushes from its parent, as when it was made."""
-    chain = [goal]
-    while parents[chain[-1]] is not None:
-        chain.append(parents[chain[-1]])
-    chain.reverse()
+def _path(problem: SokobanProblem, macros: MacroMoves, chain: list[State]) -> tuple[list, list, int]:
+    """The pushes along ``chain`` (positions from the start), with the position after each
+    push: each macro found again as the moved box's breadth-first pushes from its parent, as
+    when it was made."""
     pushes: list = []
     for (boxes, player), child in zip(chain, chain[1:]):
         moved = boxes & ~child[0]  # the box that left its square (the macro's first push)
@@ -393,6 +436,11 @@ def _path(problem: SokobanProblem, macros: MacroMoves, parents: dict, goal: Stat
     for p in pushes:
         dst = p.square + board.offsets[p.direction]
         boxes ^= (1 << p.square) | (1 << dst)
-        region = flood(1 << p.square, board.floor & ~boxes, board.width)
-        states.append((boxes, (region & -region).bit_length() - 1))
+        states.append(states_after(board, boxes, p.square))  # the player followed the box
     return pushes, states, len(pushes)
+
+
+def states_after(board, boxes: int, player: int) -> State:
+    """The position of ``boxes`` with the player on square ``player``."""
+    region = flood(1 << player, board.floor & ~boxes, board.width)
+    return boxes, (region & -region).bit_length() - 1

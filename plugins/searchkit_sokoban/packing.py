@@ -87,29 +87,55 @@ class Packing:
     def layers_of(board, goals: int | None = None) -> list[int]:
         """The layers of ``goals`` (default: all), the board's other goals left empty."""
         sources = board.start_boxes & ~board.goals  # a box starting on a goal is a wall till it is pulled elsewhere
-        outside = 0  # the squares off the goals that pushes (walls only) bring a start box to
-        remaining = board.goals if goals is None else goals
-        layers: list[int] = []
-        while remaining:
-            layer = 0
+        return _layers(
+            board,
+            board.goals if goals is None else goals,
+            sources,
+            lambda: mask_of(board.pushes_from(sources)) & ~board.goals,
+            pull=True,
+            guess=lambda remaining: _nearest_to_boxes(board, remaining),
+        )
+
+    @staticmethod
+    def start_layers_of(board, squares: int) -> list[int]:
+        """The same order for a search from the solved position back to the start
+        (`fess_pull`), whose "goals" are the start squares ``squares``: layer 0 holds the
+        ones a box can be pushed from (walls only, the other start squares still full) to a
+        goal that no box starts on, or else to a square such a goal's box can be pulled to;
+        no guess when none can."""
+        sources = board.goals & ~board.start_boxes
+        return _layers(
+            board, squares, sources, lambda: mask_of(board.pulls_from(sources)) & ~board.start_boxes, pull=False
+        )
+
+
+def _layers(board, remaining: int, sources: int, outside_of, *, pull: bool, guess=None) -> list[int]:
+    """The layers of the squares ``remaining`` (layer 0 filled last): each layer the squares
+    whose box can leave - pulled when ``pull``, else pushed - to ``sources`` with the rest
+    still full, or else to the squares ``outside_of()`` names; ``guess(remaining)`` when
+    neither can (None: the rest share the last layer)."""
+    outside = 0  # computed when first needed
+    layers: list[int] = []
+    while remaining:
+        layer = 0
+        for g in bits(remaining):
+            if _leaves_to(board, g, remaining & ~(1 << g), sources, pull):
+                layer |= 1 << g
+        if not layer:
+            # no box goes back to a source with the others full: the last one came round a
+            # detour or from where it was parked, off the squares ordered
+            outside = outside or outside_of()
             for g in bits(remaining):
-                if _pullable_to(board, g, remaining & ~(1 << g), sources):
+                if _leaves_to(board, g, remaining & ~(1 << g), outside, pull):
                     layer |= 1 << g
-            if not layer:
-                # no box goes back to a start square with the other goals full: the last one
-                # came round a detour or from where it was parked, off the goals
-                outside = outside or mask_of(board.pushes_from(sources)) & ~board.goals
-                for g in bits(remaining):
-                    if _pullable_to(board, g, remaining & ~(1 << g), outside):
-                        layer |= 1 << g
-            if not layer:
-                layer = _nearest_to_boxes(board, remaining)
-                if not layer:
-                    layers.append(remaining)  # no box reaches any of them: no order
-                    break
-            layers.append(layer)
-            remaining &= ~layer
-        return layers
+        if not layer and guess is not None:
+            layer = guess(remaining)
+        if not layer:
+            layers.append(remaining)  # no box reaches any of them: no order
+            break
+        layers.append(layer)
+        remaining &= ~layer
+    return layers
 
 
 def _nearest_to_boxes(board, goals: int) -> int:
@@ -128,36 +154,39 @@ def _nearest_to_boxes(board, goals: int) -> int:
     return found
 
 
-def _pullable_to(board, goal: int, walls: int, targets: int) -> bool:
-    """Can a box on ``goal`` be pulled to a square of ``targets`` with ``walls`` fixed?"""
-    if targets >> goal & 1:
+def _leaves_to(board, square: int, walls: int, targets: int, pull: bool) -> bool:
+    """Can a box on ``square`` be pulled (``pull``) or pushed to a square of ``targets`` with
+    ``walls`` fixed?"""
+    if targets >> square & 1:
         return True
     w, offs = board.width, board.offsets
     free = board.floor & ~walls
     seen = set()
     queue: deque = deque()
-    around = free & ~(1 << goal)
+    around = free & ~(1 << square)
     for o in offs:
-        n = goal + o
+        n = square + o
         if around >> n & 1:
             region = flood(1 << n, around, w)
-            key = (goal, region & -region)
+            key = (square, region & -region)
             if key not in seen:
                 seen.add(key)
-                queue.append((goal, region))
+                queue.append((square, region))
     while queue:
         x, region = queue.popleft()
         for o in offs:
-            stand, back = x + o, x + 2 * o
-            # pull: the player on x+o steps back to x+2o, the box follows to x+o
-            if not (region >> stand & 1) or not (free >> back & 1):
+            # pull: the player on x+o steps back to x+2o, the box follows to x+o;
+            # push: the player on x-o pushes the box to x+o, stepping onto x
+            to = x + o
+            player, after = (to, x + 2 * o) if pull else (x - o, x)
+            if not (region >> player & 1) or not (free >> to & 1) or not (free >> after & 1):
                 continue
-            if targets >> stand & 1:
+            if targets >> to & 1:
                 return True
-            nfree = free & ~(1 << stand)
-            nregion = flood(1 << back, nfree, w)
-            key = (stand, nregion & -nregion)
+            nfree = free & ~(1 << to)
+            nregion = flood(1 << after, nfree, w)
+            key = (to, nregion & -nregion)
             if key not in seen:
                 seen.add(key)
-                queue.append((stand, nregion))
+                queue.append((to, nregion))
     return False

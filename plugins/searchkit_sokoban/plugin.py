@@ -24,6 +24,7 @@ def register_engines(register):
 
     from . import engines as e
     from .fess import sokoban_fess
+    from .fess_pull import sokoban_fess_pull
 
     register(
         EngineInfo(
@@ -42,7 +43,7 @@ def register_engines(register):
                     e.PORTFOLIO_MEMBERS,
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
-                    " pull-matching, pull-explore) or search:fess"
+                    " pull-matching, pull-explore), search:fess or search:fess-pull"
                     " (@T: joins after T s, <U: stops after U s)",
                 ),
                 "shares": EngineParam(
@@ -84,6 +85,15 @@ def register_engines(register):
             " advisors' moves first, for large levels",
             heuristic="used",
             domains=("sokoban",),
+        )
+    )
+    register(
+        EngineInfo(
+            "sokoban-fess-pull",
+            sokoban_fess_pull,
+            "Sokoban: the FESS search backwards, over macro pulls from the solved position to the start",
+            domains=("sokoban",),
+            warm_up=e.warm_up,
         )
     )
 

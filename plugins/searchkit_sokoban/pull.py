@@ -82,7 +82,7 @@ class PullProblem:
                 self.lead_in = (found[0], found[1], len(found[0]))
         self.start = self.lead_in[1][-1] if self.lead_in else self.forward.initial_state()
         starts = self.start[0]
-        costs = RowCosts(_pull_rows(b, starts), starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
+        costs = RowCosts(pull_rows(b, starts), starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
         self.near = costs.near
         estimates = {NEAREST: costs.nearest, MATCHING: costs.cost}
         self.first = estimates[guides[0]]
@@ -172,7 +172,7 @@ def _of_boxes(estimate):
     return lambda state: estimate(bits(state[0]))
 
 
-def _pull_rows(board, targets: int) -> list[tuple[int, ...] | None]:
+def pull_rows(board, targets: int) -> list[tuple[int, ...] | None]:
     """Per square: the fewest pulls (walls only) that bring a box there to each square of
     ``targets`` (INF where none do; None for squares off the floor)."""
     floor = board.floor
