@@ -27,17 +27,19 @@ def problem(level: str, **options):
     return make_problem("sokoban", "nearest-goal", level_file=level, **options)
 
 
+@pytest.mark.parametrize("engine", ["sokoban-fess", "sokoban-fess-pull"])  # forwards and backwards
 @pytest.mark.parametrize("level", ["microban:1", "microban:5", "microban:77", "microban:144", "xsokoban:1"])
-def test_it_solves_and_execute_replays(level):
-    job = prepare("sokoban", {"level_file": level}, engine="sokoban-fess")
+def test_it_solves_and_execute_replays(level, engine):
+    job = prepare("sokoban", {"level_file": level}, engine=engine)
     result = execute(job, Limits(timeout_s=30))  # execute replays the LURD on the level text
-    assert result.solved and result.engine == "sokoban-fess"
+    assert result.solved and result.engine == engine
     assert result.cost == len(result.actions) and len(result.states) == len(result.actions) + 1
 
 
-def test_a_hand_made_level(tmp_path):
+@pytest.mark.parametrize("engine", ["sokoban-fess", "sokoban-fess-pull"])
+def test_a_hand_made_level(tmp_path, engine):
     (tmp_path / "room.txt").write_text(HAND_MADE + "\n")
-    job = prepare("sokoban", {"level_file": str(tmp_path / "room.txt")}, engine="sokoban-fess")
+    job = prepare("sokoban", {"level_file": str(tmp_path / "room.txt")}, engine=engine)
     assert execute(job, Limits(timeout_s=10)).solved
 
 

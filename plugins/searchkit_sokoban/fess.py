@@ -66,26 +66,31 @@ def check_size(problem: SokobanProblem, name: str = "sokoban-fess") -> None:
 
 
 class MacroMoves:
-    """Every macro move of a position: each box to each square it reaches alone."""
+    """Every macro move of a position: each box to each square it reaches alone - pushed, or
+    pulled when ``near`` is given (`fess_pull`: per square the pulls to the nearest start
+    square; a box pulled where that is INF is dead)."""
 
-    def __init__(self, problem: SokobanProblem):
+    def __init__(self, problem: SokobanProblem, near: list[int] | None = None):
         self.problem = problem
         self.board = problem.board
+        self.near = near
         # closed diagonals are frozen boxes in a wider sense: off with the freeze test
-        self.diagonal = ClosedDiagonal(problem.board) if problem.pruning.freeze else None
+        self.diagonal = ClosedDiagonal(problem.board) if problem.pruning.freeze and near is None else None
 
     def region(self, boxes: int, player: int) -> int:
         b = self.board
         return flood(1 << player, b.floor & ~boxes, b.width)
 
     def moves(self, boxes: int, reach: int, movable: int) -> list[tuple[Macro, State, int]]:
-        """``(pushes, child, region)`` for every position one box of ``movable`` can be pushed
-        to, ``region`` the player's squares there."""
+        """``(pushes, child, region)`` for every position one box of ``movable`` can be moved
+        to, ``region`` the player's squares there; a pull's push is the one that undoes it
+        (the pushes of pulls are in the pulls' order)."""
         board = self.board
         w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
         region_after = board.region_after
         dead_after_push = self.problem.pruning.dead_after_push
-        diagonal = self.diagonal
+        diagonal, near = self.diagonal, self.near
+        pull = near is not None
         out: list[tuple[Macro, State, int]] = []
         for src in bits(movable):
             others = boxes ^ (1 << src)
@@ -98,19 +103,30 @@ class MacroMoves:
                     low = 1 << pos
                     for k, o in enumerate(offs):
                         dst = pos + o
-                        if dst == src or not (region >> (pos - o) & 1 and free >> dst & 1):
+                        if dst == src or not free >> dst & 1:
                             continue
-                        nboxes = others | 1 << dst
-                        if dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None:
-                            continue
-                        if diagonal is not None and diagonal.dead(dst, nboxes, pos):
-                            continue
-                        cregion = region_after(region, low, 1 << dst, low, free & ~(1 << dst))
+                        if pull:
+                            # the player on pos+o steps back to pos+2o, the box follows
+                            if not (region >> dst & 1 and free >> (dst + o) & 1) or near[dst] >= INF:  # type: ignore[index]
+                                continue
+                            player = 1 << (dst + o)
+                            nboxes = others | 1 << dst
+                        else:
+                            # the player on pos-o pushes the box to pos+o, stepping onto pos
+                            if not region >> (pos - o) & 1:
+                                continue
+                            player = low
+                            nboxes = others | 1 << dst
+                            if dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None:
+                                continue
+                            if diagonal is not None and diagonal.dead(dst, nboxes, pos):
+                                continue
+                        cregion = region_after(region, low, 1 << dst, player, free & ~(1 << dst))
                         key = (dst, (cregion & -cregion).bit_length() - 1)
                         if key in seen:
                             continue
                         seen.add(key)
-                        macro = (*path, Push(pos, k, w))
+                        macro = (*path, Push(dst, k ^ 1, w) if pull else Push(pos, k, w))
                         nxt.append((dst, cregion, macro))
                         out.append((macro, (nboxes, key[1]), cregion))
                 frontier = nxt

@@ -35,52 +35,13 @@ from searchkit.result import NO_SOLUTION, SOLVED
 
 from .board import INF, bits, flood
 from .features import Features, Score
-from .fess import Advice, FeatureSearch, Macro, State, states_after
+from .fess import Advice, FeatureSearch, MacroMoves, State, states_after
 from .heuristics import MATCHING, RowCosts
 from .problem import Push, SokobanProblem
 from .pull import pull_rows
 
 FESS_PULL = "fess-pull"  # its name as a portfolio member (search:fess-pull)
 NO_ADVICE = (INF, 0)  # the opener walks towards goals: nothing to say backwards
-
-
-class MacroPulls:
-    """Every macro pull of a position: each box to each square it can be pulled to alone."""
-
-    def __init__(self, board, near: list[int]):
-        self.board = board
-        self.near = near  # per square the pulls to the nearest start square (INF: none)
-
-    def moves(self, boxes: int, reach: int, movable: int) -> list[tuple[Macro, State, int]]:
-        """``(pushes, child, region)`` for every position one box of ``movable`` can be pulled
-        to: ``pushes`` undo the pulls, in the pulls' order; ``region``, the player's squares."""
-        board, near = self.board, self.near
-        w, floor, offs, region_after = board.width, board.floor, board.offsets, board.region_after
-        out: list[tuple[Macro, State, int]] = []
-        for src in bits(movable):
-            others = boxes ^ (1 << src)
-            free = floor & ~others
-            seen: set[tuple[int, int]] = set()
-            frontier: list[tuple[int, int, Macro]] = [(src, reach, ())]
-            while frontier:
-                nxt: list[tuple[int, int, Macro]] = []
-                for x, region, path in frontier:
-                    for k, o in enumerate(offs):
-                        # the player on x+o steps back to x+2o, the box follows to x+o
-                        stand, back = x + o, x + 2 * o
-                        if stand == src or not (region >> stand & 1 and free >> back & 1) or near[stand] >= INF:
-                            continue  # back where it was (the moves of another box reach that), or dead
-                        sbit = 1 << stand
-                        cregion = region_after(region, 1 << x, sbit, 1 << back, free & ~sbit)
-                        key = (stand, (cregion & -cregion).bit_length() - 1)
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        macro = (*path, Push(stand, k ^ 1, w))
-                        nxt.append((stand, cregion, macro))
-                        out.append((macro, (others | sbit, key[1]), cregion))
-                frontier = nxt
-        return out
 
 
 class PullFessSearch(FeatureSearch):
@@ -105,7 +66,7 @@ class PullFessSearch(FeatureSearch):
         self.boxes = starts.bit_count()
         self.total = 2 * self.boxes
         self.costs = RowCosts(pull_rows(board, starts), self.boxes, MATCHING)
-        self.macros = MacroPulls(board, self.costs.near)
+        self.macros = MacroMoves(problem, self.costs.near)  # pulls
         self.home = flood(1 << self.start[1], board.floor & ~starts, board.width)  # the player's start region
         if problem.is_goal(self.start):
             self.parents[self.start] = None
