@@ -38,17 +38,18 @@ def test_the_default_solves_and_execute_replays(n):
     assert result.solved and result.engine == "sokoban-portfolio"
 
 
-def test_the_default_searches_get_their_shares_and_other_members_equal_ones(monkeypatch):
-    seen = []
-    monkeypatch.setattr(engines, "portfolio", lambda _problem, **kw: seen.append(kw["shares"]))
-    sokoban_portfolio(None)
-    sokoban_portfolio(None, members="nearest-goal,backward:pull")
-    sokoban_portfolio(None, shares="3,1,1,1")
-    assert seen == [engines.DEFAULT_SHARES, "", "3,1,1,1"]
-    assert len(engines.DEFAULT_SHARES.split(",")) == len(engines.PORTFOLIO_MEMBERS.split(","))
-    monkeypatch.undo()
-    # end to end: two members of one's own need no shares
-    job = prepare("sokoban", {"level_file": "microban:1"}, params={"members": "nearest-goal,backward:pull"})
+def test_a_member_carries_its_share_and_shares_override_them_all():
+    from searchkit.engines.portfolio import parse_members, parse_shares
+
+    default = parse_members(engines.PORTFOLIO_MEMBERS)
+    assert parse_shares("", default) == [1, 1, 1, 2]  # the second pull search twice the others
+    assert parse_shares("3,1,1,1", default) == [3, 1, 1, 1]
+    (spec,) = parse_members("search:fess@3<20*0.5")
+    assert spec == ("search", "", "fess", 3.0, 20.0, 0.5)
+    assert parse_shares("", parse_members("nearest-goal,backward:pull")) == [1, 1]
+    # end to end: members of one's own, shares given inline
+    params = {"members": "nearest-goal,backward:pull*2"}
+    job = prepare("sokoban", {"level_file": "microban:1"}, params=params)
     assert execute(job, Limits(timeout_s=20)).solved
 
 
@@ -99,6 +100,9 @@ def test_limits_and_bad_parameters():
         {"members": "nearest-goal,matching@soon", "shares": "1,1"},
         {"members": "nearest-goal<never,matching", "shares": "1,1"},
         {"members": "nearest-goal,matching@5<3", "shares": "1,1"},
+        {"members": "nearest-goal,matching*0"},
+        {"members": "nearest-goal*lots,matching"},
+        {"members": "nearest-goal*2,matching", "shares": "1"},
     ):
         with pytest.raises(InputError):
             sokoban_portfolio(p, **bad)

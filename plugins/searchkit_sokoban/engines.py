@@ -28,12 +28,11 @@ from .pull import PULL, PULL_NEAREST
 
 FESS_JOINS = 3.0  # CPU seconds before FESS joins the default portfolio
 GREEDY_STOPS = 10.0  # CPU seconds after which the greedy search leaves its time to the others
-PORTFOLIO_MEMBERS = (
+PORTFOLIO_MEMBERS = (  # the second pull search with twice the others' share of the time
     f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
-    f"search:{FESS}@{FESS_JOINS:g},backward:{PULL}@{FESS_JOINS:g}"
+    f"search:{FESS}@{FESS_JOINS:g},backward:{PULL}@{FESS_JOINS:g}*2"
 )
-PORTFOLIO_SHARES = ""  # the default members' (DEFAULT_SHARES) or equal shares for others
-DEFAULT_SHARES = "1,1,1,2"  # per member of PORTFOLIO_MEMBERS: the second pull search twice the others
+PORTFOLIO_SHARES = ""  # the members' own (*W, else 1)
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
 PORTFOLIO_MEET = True  # a position reached both forwards and by the pulls joins their paths
 ALTERNATION_GUIDES = ",".join((MATCHING, NEAREST, PACKING))  # matching's infinity is a deadlock: it prunes
@@ -50,8 +49,6 @@ def sokoban_portfolio(
     observer: Observer | None = None,
 ) -> Result:
     """The core portfolio with the Sokoban default members."""
-    if not shares and members == PORTFOLIO_MEMBERS:
-        shares = DEFAULT_SHARES
     return portfolio(problem, members=members, shares=shares, solo=solo, meet=meet, limits=limits, observer=observer)
 
 

@@ -44,14 +44,13 @@ def register_engines(register):
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
                     " pull-matching, pull-explore), search:fess or search:fess-pull"
-                    " (@T: joins after T s, <U: stops after U s)",
+                    " (@T: joins after T s, <U: stops after U s, *W: a share of W of the time, 1 without)",
                 ),
                 "shares": EngineParam(
                     "shares",
                     e.PORTFOLIO_SHARES,
                     str,
-                    f"CPU shares, one positive number per search (default: {e.DEFAULT_SHARES} for the default"
-                    " searches, equal for others)",
+                    "CPU shares, one positive number per search (default: each search's *W, or 1)",
                 ),
                 "solo": EngineParam(
                     "solo", e.PORTFOLIO_SOLO, float, "CPU seconds the first search runs alone", minimum=0

@@ -345,11 +345,13 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
                     "",
                     str,
                     "comma list: ORDER[:HEURISTIC] with ORDER greedy, astar or dijkstra, or backward[:VARIANT];"
-                    " @T joins after T CPU s, <U stops after U",
+                    " @T joins after T CPU s, <U stops after U, *W has a share of W (default 1)",
                     none="(required)",
                     required=True,
                 ),
-                "shares": EngineParam("shares", "", str, "CPU shares, one positive number per member (default: equal)"),
+                "shares": EngineParam(
+                    "shares", "", str, "CPU shares, one positive number per member (default: each member's *W, or 1)"
+                ),
                 "solo": EngineParam("solo", 0.0, float, "CPU seconds the first member runs alone", minimum=0),
                 "meet": EngineParam(
                     "meet", False, bool, "forward and backward members answer together when they reach one state"

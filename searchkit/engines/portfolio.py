@@ -14,8 +14,9 @@ see `alternation`):
   answers early or never, whose time the others then share; with ``meet`` the states it
   stored still meet the other direction's);
 * then every member is stepped in turn, the one furthest behind its share of the time
-  first (``shares``, one positive number per member; time, not expansions, because nodes
-  of different searches cost different amounts).
+  first (time, not expansions, because nodes of different searches cost different
+  amounts): a member written ``SEARCH*W`` has a share of ``W``, the others 1, and
+  ``shares``, one positive number per member, overrides them all.
 
 A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare heuristic
 name means greedy on it), ``backward[:VARIANT]`` (greedy from the goal states over
@@ -135,17 +136,20 @@ class Member:
         return self.search.status == NO_SOLUTION and preserves_solutions(self.search.problem)
 
 
-MemberSpec = tuple[str, str, str, float, float]  # direction, order, name, join, leave
+MemberSpec = tuple[str, str, str, float, float, float]  # direction, order, name, join, leave, share
 
 
 def parse_members(spec: str) -> list[MemberSpec]:
-    """``(direction, order, name, join, leave)`` for each comma-separated member (``join``:
-    the CPU seconds of the portfolio before it starts, from ``@T``, 0 without; ``leave``:
-    those after which it stops, from ``<U``, infinity without)."""
+    """``(direction, order, name, join, leave, share)`` for each comma-separated member
+    (``join``: the CPU seconds of the portfolio before it starts, from ``@T``, 0 without;
+    ``leave``: those after which it stops, from ``<U``, infinity without; ``share``: its
+    share of the time, from ``*W``, 1 without)."""
     out = []
     for item in (s.strip() for s in str(spec).split(",")):
         if not item:
             continue
+        item, star, weight = item.partition("*")
+        share = _share(weight, item) if star else 1.0
         item, lt, until = item.partition("<")
         item, at, when = item.partition("@")
         join = _seconds(when, item, "@T", "the CPU seconds before it joins") if at else 0.0
@@ -154,13 +158,13 @@ def parse_members(spec: str) -> list[MemberSpec]:
             raise InputError(f"{item}@{join:g}<{leave:g} would stop before it starts")
         head, _, rest = item.partition(":")
         if head == BACKWARD:
-            out.append((BACKWARD, "greedy", rest, join, leave))
+            out.append((BACKWARD, "greedy", rest, join, leave, share))
         elif head == SEARCH and rest:
-            out.append((SEARCH, "", rest, join, leave))
+            out.append((SEARCH, "", rest, join, leave, share))
         elif head in ORDERS:
-            out.append(("forward", head, rest, join, leave))
+            out.append(("forward", head, rest, join, leave, share))
         elif not rest:
-            out.append(("forward", "greedy", head, join, leave))
+            out.append(("forward", "greedy", head, join, leave, share))
         else:
             raise InputError(
                 f"unknown search {item!r} (ORDER[:HEURISTIC] with ORDER one of {', '.join(ORDERS)},"
@@ -181,9 +185,22 @@ def _seconds(text: str, item: str, form: str, meaning: str) -> float:
     return value
 
 
-def parse_shares(shares: str, count: int) -> list[float]:
+def _share(text: str, item: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < INF:
+        raise InputError(f"{item}*W needs W, its share of the time: a number > 0 (got {text!r})")
+    return value
+
+
+def parse_shares(shares: str, specs: list[MemberSpec]) -> list[float]:
+    """Each member's share of the time: ``shares`` (one per member) when given, else the
+    members' own (``*W``)."""
+    count = len(specs)
     if not str(shares).strip():
-        return [1.0] * count
+        return [spec[5] for spec in specs]
     try:
         weights = [float(s) for s in str(shares).split(",")]
     except ValueError:
@@ -197,7 +214,7 @@ def parse_shares(shares: str, count: int) -> list[float]:
 
 def check_portfolio(params: dict[str, Any]) -> None:
     """The members and shares make sense together (`InputError` otherwise)."""
-    parse_shares(params.get("shares", ""), len(parse_members(params.get("members", ""))))
+    parse_shares(params.get("shares", ""), parse_members(params.get("members", "")))
 
 
 def check_member_names(problem: Any, specs: list[MemberSpec]) -> None:
@@ -205,7 +222,7 @@ def check_member_names(problem: Any, specs: list[MemberSpec]) -> None:
     member joining later would otherwise fail only when its time comes).  Problems list
     the names they take in ``variant_names`` and ``search_names``; without them a name is
     checked when its member is made."""
-    for direction, _order, name, _join, _leave in specs:
+    for direction, _order, name, _join, _leave, _share in specs:
         if not name:
             continue
         what = "search" if direction == SEARCH else "heuristic or variant"
@@ -228,7 +245,7 @@ def _member_problem(problem: Any, name: str) -> Any:
 
 def make_member(problem: Any, member: MemberSpec, share: float, observer: Observer | None = None) -> Member | None:
     """The member's search, or None when its problem cannot run it."""
-    direction, order, name, _join, leave = member
+    direction, order, name, _join, leave, _share = member
     kind = order if direction == "forward" else direction
     label = f"{kind}:{name}" if name else kind
     if direction == SEARCH:
@@ -273,7 +290,7 @@ def portfolio(
     """The searches in ``members`` (comma list), the first alone for ``solo`` s, then by
     ``shares``; with ``meet``, a forward and a backward one that reach one state answer together."""
     specs = parse_members(members)
-    weights = parse_shares(shares, len(specs))
+    weights = parse_shares(shares, specs)
     if not solo >= 0:
         raise InputError(f"solo must be a number of seconds >= 0 (got {solo!r})")
     check_member_names(problem, specs)
