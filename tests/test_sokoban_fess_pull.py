@@ -39,7 +39,7 @@ def test_backwards_the_start_squares_have_their_own_packing_order():
     home first (every other one is pushed out past it), and a box home out of turn is out
     of plan, as a goal filled too soon is forwards."""
     board = Board(load_level("sasquatch:19"))
-    features = Features(board, backwards=True)
+    features = Features(board, board.start_boxes)
     w = board.width
     stair = [(7, 3), (8, 4), (9, 5), (10, 6), (11, 7)]
     order = next(o for o in features.orders if o[0] == 1 << (7 * w + 3))
@@ -79,6 +79,18 @@ def test_moves_optimisation_is_an_input_error_naming_the_engine():
         sokoban_fess_pull(problem("microban:1", optimize="moves"))
 
 
+def test_behind_a_cramped_start_it_aims_at_the_gateway_and_the_answer_begins_with_its_pushes():
+    search = PullFessSearch(problem("sasquatch:30"))
+    assert search.lead_in is not None and search.lead_in[2] > 0 and search.start != search.problem.initial_state()
+    search.step()
+    assert search.status == "solved"
+    pushes, states, cost = search.path()
+    assert pushes[: search.lead_in[2]] == list(search.lead_in[0]) and states[0] == search.problem.initial_state()
+    assert cost == len(pushes) and len(states) == len(pushes) + 1
+    job = prepare("sokoban", {"level_file": "sasquatch:30"}, engine="sokoban-fess-pull")
+    assert execute(job, Limits(timeout_s=30)).solved  # replayed on the level text
+
+
 def test_limits_return_statistics():
     result = sokoban_fess_pull(problem("microban:144"), limits=Limits(max_expanded=20))
     assert result.status == "limit" and result.stats.expanded == 20 and result.stats.stored > 0
@@ -86,7 +98,7 @@ def test_limits_return_statistics():
 
 @pytest.mark.parametrize(
     ("level", "answer"),
-    [("microban:93", "search:fess-pull"), ("microban:100", "greedy:nearest-goal+search:fess-pull")],
+    [("microban:93", "search:fess-pull"), ("sasquatch:2", "greedy:nearest-goal+search:fess-pull")],
 )
 def test_in_the_portfolio_it_answers_alone_or_joined_to_a_forward_search(level, answer):
     """Alone, its path is read from the start; met by the greedy search, the greedy one's path

@@ -78,17 +78,21 @@ def areas(goals: int, w: int) -> list[int]:
 
 
 class Features:
-    """The projection of positions of one board onto `Cell`; ``backwards``: for a search
-    from the solved position to the start (`fess_pull`), whose goals are the start squares,
-    packed in their own order (`Packing.start_layers_of`)."""
+    """The projection of positions of one board onto `Cell`; with ``starts`` (a mask of
+    squares), for a search from the solved position back to those boxes (`fess_pull`), whose
+    goals they are, packed in their own order (`Packing.start_layers_of`)."""
 
-    def __init__(self, board: Board, backwards: bool = False):
+    def __init__(self, board: Board, starts: int | None = None):
         self.board = board
-        self.targets = board.start_boxes if backwards else board.goals
-        layers_of = Packing.start_layers_of if backwards else Packing.layers_of
+        self.targets = board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = [
-            list(reversed(layers_of(board, area))) for area in areas(self.targets, board.width)
+            list(
+                reversed(
+                    Packing.layers_of(board, area) if starts is None else Packing.start_layers_of(board, area, starts)
+                )
+            )
+            for area in areas(self.targets, board.width)
         ]
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int, int]] = {}

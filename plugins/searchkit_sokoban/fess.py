@@ -218,9 +218,9 @@ class FeatureSearch:
     backward = False  # the portfolio joins a forward member's path to a backward one's
     progress = "packed"  # what `best` counts in progress notes, of `total`
 
-    def __init__(
-        self, problem: SokobanProblem, features: Features, name: str, limits: Limits | None, observer: Observer | None
-    ):
+    features: Features  # the subclass's projection
+
+    def __init__(self, problem: SokobanProblem, name: str, limits: Limits | None, observer: Observer | None):
         check_size(problem, name)
         self.problem = problem
         self.run = Run(name, limits, observer)
@@ -229,7 +229,6 @@ class FeatureSearch:
         board = problem.board
         self.goals = board.goals.bit_count()
         self.total = self.goals
-        self.features = features
         # a position's parent (its rank waits with it in `Open`); its macro is found again for
         # the answer: kept, the pushes would cost as much memory as the rest
         self.parents: dict[State, State | None] = {}
@@ -339,8 +338,9 @@ class FessSearch(FeatureSearch):
         limits: Limits | None = None,
         observer: Observer | None = None,
     ):
-        super().__init__(problem, Features(problem.board), name, limits, observer)
+        super().__init__(problem, name, limits, observer)
         board = problem.board
+        self.features = Features(board)
         start: State = problem.initial_state()
         self.macros = MacroMoves(problem)
         self.prover = problem.pruning.prover

@@ -36,6 +36,7 @@ from searchkit.result import NO_SOLUTION, SOLVED
 from .board import INF, bits, flood
 from .features import Features, Score
 from .fess import Advice, FeatureSearch, MacroMoves, State, states_after
+from .gateway import GATEWAY_BUDGET, find_gateway
 from .heuristics import MATCHING, RowCosts
 from .problem import Push, SokobanProblem
 from .pull import pull_rows
@@ -55,20 +56,27 @@ class PullFessSearch(FeatureSearch):
         self,
         problem: SokobanProblem,
         *,
+        gateway: int = GATEWAY_BUDGET,
         name: str = "sokoban-fess-pull",
         limits: Limits | None = None,
         observer: Observer | None = None,
     ):
-        super().__init__(problem, Features(problem.board, backwards=True), name, limits, observer)
+        super().__init__(problem, name, limits, observer)
         board = self.board = problem.board
-        self.start: State = problem.initial_state()
-        self.starts = starts = board.start_boxes
+        # a cramped start: aim at the gateway a small forward search finds, behind its pushes
+        found = None
+        if gateway > 0 and not board.impossible:
+            found = find_gateway(SokobanProblem(board, None, problem.disabled), gateway)
+        self.lead_in = None if found is None else (found[0], found[1], len(found[0]))
+        self.start: State = problem.initial_state() if found is None else found[1][-1]
+        self.starts = starts = self.start[0]
+        self.features = Features(board, starts)
         self.boxes = starts.bit_count()
         self.total = 2 * self.boxes
         self.costs = RowCosts(pull_rows(board, starts), self.boxes, MATCHING)
         self.macros = MacroMoves(problem, self.costs.near)  # pulls
         self.home = flood(1 << self.start[1], board.floor & ~starts, board.width)  # the player's start region
-        if problem.is_goal(self.start):
+        if problem.is_goal(self.start):  # (the gateway is never solved: it would have been the answer)
             self.parents[self.start] = None
             self.status, self.goal = SOLVED, self.start
             return
@@ -151,7 +159,7 @@ class PullFessSearch(FeatureSearch):
 
     def path(self) -> tuple[list, list, int]:
         assert self.goal is not None
-        return forwards(self.problem, *self.path_to(self.goal))
+        return forwards(self, *self.path_to(self.goal))  # behind the pushes to the gateway
 
 
 def sokoban_fess_pull(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:

@@ -97,16 +97,15 @@ class Packing:
         )
 
     @staticmethod
-    def start_layers_of(board, squares: int) -> list[int]:
+    def start_layers_of(board, squares: int, starts: int | None = None) -> list[int]:
         """The same order for a search from the solved position back to the start
         (`fess_pull`), whose "goals" are the start squares ``squares``: layer 0 holds the
         ones a box can be pushed from (walls only, the other start squares still full) to a
         goal that no box starts on, or else to a square such a goal's box can be pulled to;
-        no guess when none can."""
-        sources = board.goals & ~board.start_boxes
-        return _layers(
-            board, squares, sources, lambda: mask_of(board.pulls_from(sources)) & ~board.start_boxes, pull=False
-        )
+        no guess when none can.  ``starts``: all the start squares (default: the board's)."""
+        starts = board.start_boxes if starts is None else starts
+        sources = board.goals & ~starts
+        return _layers(board, squares, sources, lambda: mask_of(board.pulls_from(sources)) & ~starts, pull=False)
 
 
 def _layers(board, remaining: int, sources: int, outside_of, *, pull: bool, guess=None) -> list[int]:
