@@ -7,7 +7,9 @@ alike (Sasquatch II 20: 400 thousand expansions and ten boxes still in the room)
 backwards with FESS's cells and advisors, the room empties: on that level every box is out
 of it within 30 s.  This search starts from the solved boxes with the player in each part
 of the free floor and pulls one box at a time to any square it can be pulled to with the
-others fixed; it ends on the start position.
+others fixed; it ends on the start position - or, behind a cramped start, on the gateway that
+the pull search aims at too (`gateway`: the position every solution passes through, a few
+pushes in, found forwards), the pushes there leading its answer.
 
 Its cell is `features.Score` read backwards:
 
