@@ -81,6 +81,16 @@ class MacroMoves:
         b = self.board
         return flood(1 << player, b.floor & ~boxes, b.width)
 
+    def along(self, chain: list[State]) -> list[Push]:
+        """The pushes of the macros between the positions of ``chain`` in turn, each found
+        again as the moved box's breadth-first moves from its parent, as when it was made."""
+        pushes: list[Push] = []
+        for (boxes, player), child in zip(chain, chain[1:]):
+            moved = boxes & ~child[0]  # the box that left its square (the macro's first move)
+            reach = self.region(boxes, player)
+            pushes.extend(next(m for m, c, _r in self.moves(boxes, reach, moved) if c == child))
+        return pushes
+
     def moves(self, boxes: int, reach: int, movable: int) -> list[tuple[Macro, State, int]]:
         """``(pushes, child, region)`` for every position one box of ``movable`` can be moved
         to, ``region`` the player's squares there; a pull's push is the one that undoes it
@@ -439,13 +449,8 @@ def _plain_nearest(problem: SokobanProblem) -> bool:
 
 def _path(problem: SokobanProblem, macros: MacroMoves, chain: list[State]) -> tuple[list, list, int]:
     """The pushes along ``chain`` (positions from the start), with the position after each
-    push: each macro found again as the moved box's breadth-first pushes from its parent, as
-    when it was made."""
-    pushes: list = []
-    for (boxes, player), child in zip(chain, chain[1:]):
-        moved = boxes & ~child[0]  # the box that left its square (the macro's first push)
-        reach = macros.region(boxes, player)
-        pushes.extend(next(m for m, c, _r in macros.moves(boxes, reach, moved) if c == child))
+    push (`MacroMoves.along`)."""
+    pushes = macros.along(chain)
     board = problem.board
     boxes = board.start_boxes
     states: list[State] = [problem.initial_state()]

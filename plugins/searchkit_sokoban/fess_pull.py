@@ -40,7 +40,7 @@ from .features import Features, Score
 from .fess import Advice, FeatureSearch, MacroMoves, State, states_after
 from .gateway import GATEWAY_BUDGET, find_gateway
 from .heuristics import MATCHING, RowCosts
-from .problem import Push, SokobanProblem
+from .problem import SokobanProblem
 from .pull import pull_rows
 
 FESS_PULL = "fess-pull"  # its name as a portfolio member (search:fess-pull)
@@ -87,6 +87,7 @@ class PullFessSearch(FeatureSearch):
             return
         free = board.floor & ~board.goals
         rest = free
+        least = self.total  # the least unpacked of the roots, for progress notes
         while rest:  # the solved boxes, the player in each part of the free floor
             region = flood(rest & -rest, free, board.width)
             rest &= ~region
@@ -99,10 +100,10 @@ class PullFessSearch(FeatureSearch):
                 self.status, self.goal = SOLVED, root
                 return
             self.opened.add(rank, 0, rank, root)
+            least = min(least, rank.unpacked)
+        self.best_packed = self.total - least
         if not self.parents:
             self.status = NO_SOLUTION
-        else:
-            self.best_packed = self.total - min(q[0][1].unpacked for q in self.opened.cells.values())
 
     def score(self, boxes: int, region: int) -> Score:
         """The rank of a position read backwards (``region``: the player's squares)."""
@@ -119,7 +120,7 @@ class PullFessSearch(FeatureSearch):
     def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
         parents, fresh, home, starts = self.parents, self.fresh, self.home, self.starts
         boxes, player = state
-        reach = flood(1 << player, self.board.floor & ~boxes, self.board.width)
+        reach = self.macros.region(boxes, player)
         children: list[State] = []
         advice: list[Advice] = []
         for _macro, child, region in self.macros.moves(boxes, reach, boxes):
@@ -144,13 +145,9 @@ class PullFessSearch(FeatureSearch):
         """From a solved position back to ``state`` (reached): the pushes that undo the pulls,
         in the order they were pulled, and the position before each push (a core backward
         search's path; `forwards` reads it from the start)."""
-        board, macros = self.board, self.macros
+        board = self.board
         chain = self.chain(state)
-        pushes: list[Push] = []
-        for (boxes, player), child in zip(chain, chain[1:]):
-            moved = boxes & ~child[0]  # the pulled box's square before the macro
-            reach = flood(1 << player, board.floor & ~boxes, board.width)
-            pushes.extend(next(m for m, c, _r in macros.moves(boxes, reach, moved) if c == child))
+        pushes = self.macros.along(chain)
         states = [chain[0]]
         boxes = chain[0][0]
         for p in pushes:  # each pull: the box from the push's target back to its square

@@ -149,11 +149,11 @@ def parse_members(spec: str) -> list[MemberSpec]:
         if not item:
             continue
         item, star, weight = item.partition("*")
-        share = _share(weight, item) if star else 1.0
+        share = _number(weight, item, "*W", "its share of the time", positive=True) if star else 1.0
         item, lt, until = item.partition("<")
         item, at, when = item.partition("@")
-        join = _seconds(when, item, "@T", "the CPU seconds before it joins") if at else 0.0
-        leave = _seconds(until, item, "<U", "the CPU seconds after which it stops") if lt else INF
+        join = _number(when, item, "@T", "the CPU seconds before it joins") if at else 0.0
+        leave = _number(until, item, "<U", "the CPU seconds after which it stops") if lt else INF
         if leave <= join:
             raise InputError(f"{item}@{join:g}<{leave:g} would stop before it starts")
         head, _, rest = item.partition(":")
@@ -175,23 +175,16 @@ def parse_members(spec: str) -> list[MemberSpec]:
     return out
 
 
-def _seconds(text: str, item: str, form: str, meaning: str) -> float:
+def _number(text: str, item: str, form: str, meaning: str, positive: bool = False) -> float:
+    """The number of a member's suffix ``form`` (``@T``, ``<U``, ``*W``): finite and >= 0, or
+    > 0 when ``positive``."""
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not 0 <= value < INF:
-        raise InputError(f"{item}{form} needs {form[1:]}, {meaning}: a number >= 0 (got {text!r})")
-    return value
-
-
-def _share(text: str, item: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < INF:
-        raise InputError(f"{item}*W needs W, its share of the time: a number > 0 (got {text!r})")
+    if not (0 < value if positive else 0 <= value) or value >= INF:
+        bound = "> 0" if positive else ">= 0"
+        raise InputError(f"{item}{form} needs {form[1:]}, {meaning}: a number {bound} (got {text!r})")
     return value
 
 
