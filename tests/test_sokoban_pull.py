@@ -127,3 +127,42 @@ def test_both_estimates_in_turns_solve_what_nearest_start_square_alone_does_not(
     assert search.goal is not None
     actions, _states, cost = forward_path(search)
     assert replay_lurd(board.level, to_lurd(board, actions)).pushes == cost
+
+
+def test_the_layer_guide_fills_the_deepest_unfinished_layer_first():
+    """`LayerGuide` (the forward packing guide's and the pull search's start-order guide's):
+    boxes on targets of the deepest layer with an empty target, or of deeper ones, are
+    settled; every other box - one parked on a later layer's target too - costs ``step``
+    plus its distance to that layer."""
+    from searchkit_sokoban.packing import LayerGuide
+
+    # targets 10, 11, 12 filled in that order (layer 0, 12, is filled last); keys are squares
+    rows: list[tuple[int, ...] | None] = [None] * 20
+    rows[10], rows[11], rows[12] = (0, 1, 2), (1, 0, 1), (2, 1, 0)
+    rows[5] = (5, 6, 7)
+    guide = LayerGuide(rows, [10, 11, 12], [1 << 12, 1 << 11, 1 << 10])
+    step = guide.step
+    assert step == 8  # one more than the farthest box's distance to a layer
+    boxes = [10, 11, 12]
+    assert guide.cost(boxes, sum(1 << x for x in boxes)) == 0
+    # 10 empty: the boxes on 11 and 12 wait out of turn, the box on 5 heads for 10
+    boxes = [5, 11, 12]
+    assert guide.cost(boxes, sum(1 << x for x in boxes)) == (step + 5) + (step + 1) + (step + 2)
+    # 10 full: it is settled, and layer 1 (11) is next
+    boxes = [10, 5, 12]
+    assert guide.cost(boxes, sum(1 << x for x in boxes)) == (step + 6) + (step + 1)
+
+
+def test_the_start_order_guide_is_nought_at_the_start_and_orders_a_cramped_start():
+    """``pull-packing``: a third open list whose guide fills the start squares in their own
+    packing order (`Packing.start_layers_of`), the deepest squares of a cramped start first."""
+    from searchkit_sokoban.pull import PULL_PACKING
+
+    board = Board(load_level("sasquatch:24"))
+    pull = PullProblem(SokobanProblem(board, "nearest-goal"), guides=PULL_GUIDES[PULL_PACKING])
+    start_order = pull.backward_guides[-1]
+    assert start_order(pull.start) == 0
+    assert len(pull.backward_guides) == 2  # matching's list and the start order's
+    search = backward_search(pull, order="greedy")
+    search.step(300)
+    assert all(0 < start_order(s) < INF for s in search.g_of if s[0] != pull.start[0])

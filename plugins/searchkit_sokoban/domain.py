@@ -140,7 +140,7 @@ class SokobanDomain(Domain[SokobanProblem]):
             the level read backwards for a backward search (pushes mode only, else None),
             guided by nearest-goal and matching to the start squares in turns
             (``pull-nearest-goal``, ``pull-matching``: one of them alone; ``pull-explore``:
-            both and type-based exploration)."""
+            both and type-based exploration; ``pull-packing``: both and the start order)."""
             if name in PULL_GUIDES:
                 return None if optimize == "moves" else PullProblem(main, GATEWAY_BUDGET, PULL_GUIDES[name])
             if name not in self.heuristics:

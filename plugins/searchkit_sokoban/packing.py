@@ -14,55 +14,54 @@ fell back on guessing the goals nearest the boxes as the last ones (a row of goa
 at one end was filled from its open end).  Goals never removable share the last layer.  A
 level without such constraints has every goal in layer 0.
 
-`Packing.cost` turns the layers into a greedy guide that fills one layer at a time: a box
-is *settled* on a goal of the deepest layer that still has an empty goal or of a deeper
-one; every other box - including one parked on a goal of a later layer - costs a fixed
+`LayerGuide` turns layers into a greedy guide that fills one layer at a time: a box is
+*settled* on a goal of the deepest layer that still has an empty goal or of a deeper one;
+every other box - including one parked on a goal of a later layer - costs a fixed
 ``step`` plus its push distance to the nearest goal of that layer.  It is inadmissible
-and only orders the search: it never prunes, so it costs no solution.
+and only orders the search: it never prunes, so it costs no solution.  `Packing.cost` is
+that guide over the goals' layers; the pull search's ``pull-packing`` (`pull`) runs it
+backwards, over the start squares' own layers (`Packing.start_layers_of`) and pulls.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Sequence
 
 from .board import INF, bits, flood, mask_of
 
 
-class Packing:
-    """Goal layers for a board: ``layer_of[g]`` (0 = filled last) and per-layer masks."""
+class LayerGuide:
+    """A greedy guide that fills ``layers`` (masks of target squares, layer 0 filled last)
+    one at a time: a box is *settled* on a target of the deepest layer that still has an
+    empty target or of a deeper one; every other box - including one parked on a target of
+    a later layer - costs a fixed ``step`` plus its distance to the nearest target of that
+    layer (``step`` more plus its distance to any target, when it cannot reach that layer).
 
-    def __init__(self, board):
-        self.board = board
-        self.layers: list[int] = self.layers_of(board)  # goal masks, layer 0 first
-        # below[i]: goals of layers < i (filled after layer i's goals)
-        self.below = [0] * (len(self.layers) + 1)
-        acc = 0
-        for i, m in enumerate(self.layers):
-            self.below[i] = acc
-            acc |= m
-        self.below[len(self.layers)] = acc
-        self.ordered = len(self.layers) > 1
-        # settled[i]: goals of layers >= i; near[i][key]: push distance to layer i's goals
-        self.settled = [board.goals & ~self.below[i] for i in range(len(self.layers))]
-        index = {g: j for j, g in enumerate(board.goal_list)}
-        self.near: list[list[int]] = []
-        for m in self.layers:
-            cols = [index[g] for g in bits(m)]
-            table = [INF] * (board.size * 4)
-            for x, rows in enumerate(board.rowdist):
-                for c, row in enumerate(rows):
-                    table[x * 4 + c] = min(row[j] for j in cols)
-            self.near.append(table)
-        self.any_near = [INF] * (board.size * 4)
-        for x, nearest in enumerate(board.nearest):
-            for c, d in enumerate(nearest):
-                self.any_near[x * 4 + c] = d
+    ``rows[key]``: a box's distances to the targets ``columns`` (square numbers, in row
+    order); None or empty when the box has no row; ``key >> shift`` is the box's square."""
+
+    def __init__(self, rows: Sequence[Sequence[int] | None], columns: list[int], layers: list[int], shift: int = 0):
+        self.layers = layers
+        self.shift = shift
+        self.targets = 0
+        below = []  # per layer: the targets of the layers before it (filled after it)
+        for m in layers:
+            below.append(self.targets)
+            self.targets |= m
+        self.settled = [self.targets & ~b for b in below]
+        index = {t: j for j, t in enumerate(columns)}
+        self.near: list[list[int]] = []  # per layer, per key: the distance to its nearest target
+        for m in layers:
+            cols = [index[t] for t in bits(m)]
+            self.near.append([min(row[j] for j in cols) if row else INF for row in rows])
+        self.any_near = [min(row) if row else INF for row in rows]
         # a box off the layer's reach still costs more than any box on its way there
         self.step = max([d for t in self.near for d in t if d < INF] + [1]) + 1
 
-    def cost(self, keys, boxes: int) -> int:
-        """The layer-by-layer guide for boxes with row keys ``keys`` (INF = a dead box)."""
-        empty = self.board.goals & ~boxes
+    def cost(self, keys: Iterable[int], boxes: int) -> int:
+        """The guide for ``boxes`` whose row keys are ``keys`` (INF: a box reaches no target)."""
+        empty = self.targets & ~boxes
         if not empty:
             return 0
         layers = self.layers
@@ -70,9 +69,10 @@ class Packing:
         while not layers[deepest] & empty:
             deepest -= 1
         settled, near, anyn, step = self.settled[deepest], self.near[deepest], self.any_near, self.step
+        shift = self.shift
         total = 0
         for k in keys:
-            if settled >> (k >> 2) & 1:
+            if settled >> (k >> shift) & 1:
                 continue
             d = near[k]
             if d >= INF:
@@ -81,6 +81,22 @@ class Packing:
                 d = step + anyn[k]
             total += step + d
         return total
+
+
+class Packing:
+    """Goal layers for a board: ``layers`` (goal masks, layer 0 filled last), ``ordered`` when
+    there are two or more, and `LayerGuide`'s ``cost`` over the board's push distances (a
+    row per box square and player side, key ``square * 4 + side``)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.layers: list[int] = self.layers_of(board)
+        self.ordered = len(self.layers) > 1
+        rows: list[tuple[int, ...] | None] = [None] * (board.size * 4)
+        for x, sides in enumerate(board.rowdist):
+            for c, row in enumerate(sides):
+                rows[x * 4 + c] = row
+        self.cost = LayerGuide(rows, board.goal_list, self.layers, shift=2).cost
 
     # -- the backward computation -----------------------------------------------------------
     @staticmethod

@@ -22,7 +22,14 @@ keep one list; ``pull-explore`` adds a third, type-based exploration (a random `
 type each turn, the core's `typequeue`), which leaves plateaus the estimates hold (alone
 for 40 s it answers Sasquatch II 27, where the two lists wander 1.8 million expansions)
 but slows the estimates' lists (it misses 13), and in the default's place it solved 20 of
-Sasquatch II's 50 at 60 s, not 21.  The default portfolio runs ``pull-nearest-goal`` from
+Sasquatch II's 50 at 60 s, not 21.  ``pull-packing`` adds a third list whose guide fills
+the start squares in their own packing order (`Packing.start_layers_of` through
+`packing.LayerGuide`: a cramped start is refilled from its deepest squares, where nearest
+and matching pile boxes on whichever start square is nearest): alone for 40 s it answers
+Sasquatch II 24 (23 s), which the default does not in 60 s, and 16 and 15 sooner (4.5 and
+14.5 s, not 10.3 and 17.9), but misses 44 (15 s with two lists); in the default's place,
+Sasquatch II 23/50 at 60 s as the default, gaining 4 and 24 and losing 13 and 44.
+The default portfolio runs ``pull-nearest-goal`` from
 the start and ``pull`` from its third CPU second (in turns from the start, Microban 153
 took 11.6 s, not 2.4 s).  A
 box on a square no start square can be pulled to is dead, and so is a position where the
@@ -45,9 +52,10 @@ This module only says what a pull is: `PullProblem` offers ``goal_states``,
 
 from __future__ import annotations
 
-from .board import INF, bits, flood
+from .board import INF, bits, flood, mask_of
 from .gateway import find_gateway
-from .heuristics import MATCHING, NEAREST, RowCosts
+from .heuristics import MATCHING, NEAREST, PACKING, RowCosts
+from .packing import LayerGuide, Packing
 from .problem import MAX_REGIONS, Push, SokobanProblem
 
 PULL = "pull"  # the name composite engines give this problem (``backward:pull``)
@@ -55,11 +63,13 @@ PULL = "pull"  # the name composite engines give this problem (``backward:pull``
 PULL_NEAREST, PULL_MATCHING = f"{PULL}-{NEAREST}", f"{PULL}-{MATCHING}"
 TYPES = "types"  # not an estimate: type-based exploration takes turns with the estimates' lists
 PULL_EXPLORE = f"{PULL}-explore"
+PULL_PACKING = f"{PULL}-{PACKING}"
 PULL_GUIDES = {
     PULL: (NEAREST, MATCHING),
     PULL_NEAREST: (NEAREST,),
     PULL_MATCHING: (MATCHING,),
     PULL_EXPLORE: (NEAREST, MATCHING, TYPES),
+    PULL_PACKING: (NEAREST, MATCHING, PACKING),
 }
 
 
@@ -82,9 +92,14 @@ class PullProblem:
                 self.lead_in = (found[0], found[1], len(found[0]))
         self.start = self.lead_in[1][-1] if self.lead_in else self.forward.initial_state()
         starts = self.start[0]
-        costs = RowCosts(pull_rows(b, starts), starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
+        rows = pull_rows(b, starts)
+        costs = RowCosts(rows, starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
         self.near = costs.near
         estimates = {NEAREST: costs.nearest, MATCHING: costs.cost}
+        if PACKING in guides[1:]:
+            # the start squares filled in their own order: the ones deepest in a cramped start first
+            order = LayerGuide(rows, bits(starts), Packing.start_layers_of(b, starts, starts)).cost
+            estimates[PACKING] = lambda keys: order(keys, mask_of(keys))  # keys: the box squares
         self.first = estimates[guides[0]]
         self.incremental = guides[0] == NEAREST  # a pull changes one box's term of the sum
         self.backward_guides = [_of_boxes(estimates[g]) for g in guides[1:] if g != TYPES]
