@@ -147,11 +147,15 @@ class Features:
     def cell(self, boxes: int, reach: int = 0) -> Cell:
         """The cell of ``boxes``; ``reach``: the player's region if known (see `connectivity`)."""
         packed, out = self.packed(boxes)
-        blocked = 0
+        return Cell(packed, self.connectivity(boxes, reach), out, self.blocked(boxes))
+
+    def blocked(self, boxes: int) -> int:
+        """Room connectivity: the passages between rooms that a box of ``boxes`` stands in."""
+        count = 0
         for passage in self.passages:
             if boxes & passage:
-                blocked += 1
-        return Cell(packed, self.connectivity(boxes, reach), out, blocked)
+                count += 1
+        return count
 
 
 def passages(board: Board) -> list[int]:

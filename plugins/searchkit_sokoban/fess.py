@@ -451,17 +451,19 @@ def _path(problem: SokobanProblem, macros: MacroMoves, chain: list[State]) -> tu
     """The pushes along ``chain`` (positions from the start), with the position after each
     push (`MacroMoves.along`)."""
     pushes = macros.along(chain)
-    board = problem.board
-    boxes = board.start_boxes
-    states: list[State] = [problem.initial_state()]
-    for p in pushes:
-        dst = p.square + board.offsets[p.direction]
-        boxes ^= (1 << p.square) | (1 << dst)
-        states.append(states_after(board, boxes, p.square))  # the player followed the box
+    states = [problem.initial_state(), *positions_along(problem.board, problem.board.start_boxes, pushes)]
     return pushes, states, len(pushes)
 
 
-def states_after(board, boxes: int, player: int) -> State:
-    """The position of ``boxes`` with the player on square ``player``."""
-    region = flood(1 << player, board.floor & ~boxes, board.width)
-    return boxes, (region & -region).bit_length() - 1
+def positions_along(board, boxes: int, pushes: list[Push], pulled: bool = False) -> list[State]:
+    """The position after each of ``pushes`` in turn from ``boxes``: the player where the
+    box was (it followed the box) - or, ``pulled``, the pushes undone in that order, each a
+    pull: the box back on the push's square, the player a step behind it."""
+    w, floor, offsets = board.width, board.floor, board.offsets
+    out: list[State] = []
+    for p in pushes:
+        o = offsets[p.direction]
+        boxes ^= (1 << p.square) | (1 << (p.square + o))
+        region = flood(1 << (p.square - o if pulled else p.square), floor & ~boxes, w)
+        out.append((boxes, (region & -region).bit_length() - 1))
+    return out

@@ -37,11 +37,11 @@ from searchkit.result import NO_SOLUTION, SOLVED
 
 from .board import INF, bits, flood
 from .features import Features, Score
-from .fess import Advice, FeatureSearch, MacroMoves, State, states_after
-from .gateway import GATEWAY_BUDGET, find_gateway
+from .fess import Advice, FeatureSearch, MacroMoves, State, positions_along
+from .gateway import GATEWAY_BUDGET, aim
 from .heuristics import MATCHING, RowCosts
 from .problem import SokobanProblem
-from .pull import pull_rows
+from .pull import pull_rows, solved_positions
 
 FESS_PULL = "fess-pull"  # its name as a portfolio member (search:fess-pull)
 NO_ADVICE = (INF, 0)  # the opener walks towards goals: nothing to say backwards
@@ -66,11 +66,7 @@ class PullFessSearch(FeatureSearch):
         super().__init__(problem, name, limits, observer)
         board = self.board = problem.board
         # a cramped start: aim at the gateway a small forward search finds, behind its pushes
-        found = None
-        if gateway > 0 and not board.impossible:
-            found = find_gateway(SokobanProblem(board, None, problem.disabled), gateway)
-        self.lead_in = None if found is None else (found[0], found[1], len(found[0]))
-        self.start: State = problem.initial_state() if found is None else found[1][-1]
+        self.lead_in, self.start = aim(SokobanProblem(board, None, problem.disabled), gateway)
         self.starts = starts = self.start[0]
         self.features = Features(board, starts)
         self.boxes = starts.bit_count()
@@ -85,13 +81,8 @@ class PullFessSearch(FeatureSearch):
         if board.impossible:
             self.status = NO_SOLUTION
             return
-        free = board.floor & ~board.goals
-        rest = free
         least = self.total  # the least unpacked of the roots, for progress notes
-        while rest:  # the solved boxes, the player in each part of the free floor
-            region = flood(rest & -rest, free, board.width)
-            rest &= ~region
-            root = (board.goals, (region & -region).bit_length() - 1)
+        for root, region in solved_positions(board):
             rank = self.score(board.goals, region)
             if rank.h >= INF:
                 continue
@@ -110,11 +101,8 @@ class PullFessSearch(FeatureSearch):
         features = self.features
         on_goals = (boxes & self.board.goals & ~self.starts).bit_count()
         home, out_of_plan = features.packed(boxes)  # on start squares, in their order
-        blocked = 0
-        for passage in features.passages:
-            if boxes & passage:
-                blocked += 1
         connectivity = features.connectivity(boxes, region)
+        blocked = features.blocked(boxes)
         return Score(on_goals + self.boxes - home, connectivity, blocked, out_of_plan, 0, self.costs.cost(bits(boxes)))
 
     def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
@@ -145,16 +133,9 @@ class PullFessSearch(FeatureSearch):
         """From a solved position back to ``state`` (reached): the pushes that undo the pulls,
         in the order they were pulled, and the position before each push (a core backward
         search's path; `forwards` reads it from the start)."""
-        board = self.board
         chain = self.chain(state)
         pushes = self.macros.along(chain)
-        states = [chain[0]]
-        boxes = chain[0][0]
-        for p in pushes:  # each pull: the box from the push's target back to its square
-            dst = p.square + board.offsets[p.direction]
-            boxes ^= (1 << p.square) | (1 << dst)
-            states.append(states_after(board, boxes, p.square - board.offsets[p.direction]))  # the player stepped back
-        return pushes, states, len(pushes)
+        return pushes, [chain[0], *positions_along(self.board, chain[0][0], pushes, pulled=True)], len(pushes)
 
     def path(self) -> tuple[list, list, int]:
         assert self.goal is not None

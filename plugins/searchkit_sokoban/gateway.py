@@ -89,3 +89,13 @@ def find_gateway(problem, budget: int = GATEWAY_BUDGET) -> tuple[list, list] | N
             states.reverse()
             return actions, states
     return None
+
+
+def aim(forward, budget: int = GATEWAY_BUDGET) -> tuple[tuple[list, list, int] | None, tuple[int, int]]:
+    """Where a search from the solved position aims: ``(lead_in, start)``, the pushes and
+    positions to the gateway with their count and the gateway itself, or ``(None, the start)``
+    when there is none (``budget`` 0: not looked for).  ``forward``: as for `find_gateway`."""
+    found = find_gateway(forward, budget) if budget > 0 and not forward.board.impossible else None
+    if found is None:
+        return None, forward.initial_state()
+    return (found[0], found[1], len(found[0])), found[1][-1]

@@ -52,8 +52,8 @@ This module only says what a pull is: `PullProblem` offers ``goal_states``,
 
 from __future__ import annotations
 
-from .board import INF, bits, flood, mask_of
-from .gateway import find_gateway
+from .board import INF, bits, flood, regions
+from .gateway import aim
 from .heuristics import MATCHING, NEAREST, PACKING, RowCosts
 from .packing import LayerGuide, Packing
 from .problem import MAX_REGIONS, Push, SokobanProblem
@@ -85,24 +85,20 @@ class PullProblem:
         b = self.board = problem.board
         # the forward moves, plain pushes with deadlock pruning only (no macros)
         self.forward = SokobanProblem(b, None, problem.disabled)
-        self.lead_in = None
-        if gateway > 0 and not b.impossible:
-            found = find_gateway(self.forward, gateway)
-            if found is not None:
-                self.lead_in = (found[0], found[1], len(found[0]))
-        self.start = self.lead_in[1][-1] if self.lead_in else self.forward.initial_state()
+        self.lead_in, self.start = aim(self.forward, gateway)
         starts = self.start[0]
         rows = pull_rows(b, starts)
         costs = RowCosts(rows, starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
         self.near = costs.near
         estimates = {NEAREST: costs.nearest, MATCHING: costs.cost}
+        self.first = estimates[guides[0]]
+        self.incremental = guides[0] == NEAREST  # a pull changes one box's term of the sum
+        later = {g: _of_boxes(estimates[g]) for g in estimates}
         if PACKING in guides[1:]:
             # the start squares filled in their own order: the ones deepest in a cramped start first
             order = LayerGuide(rows, bits(starts), Packing.start_layers_of(b, starts, starts)).cost
-            estimates[PACKING] = lambda keys: order(keys, mask_of(keys))  # keys: the box squares
-        self.first = estimates[guides[0]]
-        self.incremental = guides[0] == NEAREST  # a pull changes one box's term of the sum
-        self.backward_guides = [_of_boxes(estimates[g]) for g in guides[1:] if g != TYPES]
+            later[PACKING] = lambda state: order(bits(state[0]), state[0])  # the box squares are the keys
+        self.backward_guides = [later[g] for g in guides[1:] if g != TYPES]
         self.backward_explore = TYPES in guides
         self._regions: dict = {}  # the player's region of each generated state
 
@@ -119,18 +115,11 @@ class PullProblem:
     # -- read backwards -----------------------------------------------------------------------
     def goal_states(self) -> list:
         """The solved boxes with the player in each part of the free floor."""
-        b = self.board
-        if b.impossible:
+        if self.board.impossible:
             return []
-        free = b.floor & ~b.goals
-        out, rest = [], free
-        while rest:
-            region = flood(rest & -rest, free, b.width)
-            rest &= ~region
-            state = (b.goals, (region & -region).bit_length() - 1)
-            self._regions[state] = region
-            out.append(state)
-        return out
+        roots = solved_positions(self.board)
+        self._regions.update(roots)
+        return [state for state, _region in roots]
 
     def backward_heuristic(self, state) -> float:
         """Pulls (walls only) that bring every box to its nearest start square, summed, or
@@ -185,6 +174,13 @@ class PullProblem:
 def _of_boxes(estimate):
     """``estimate`` over a box list, as a guide of states (INF kept)."""
     return lambda state: estimate(bits(state[0]))
+
+
+def solved_positions(board) -> list[tuple[tuple[int, int], int]]:
+    """The solved boxes with the player in each part of the free floor: ``(position, part)``
+    per part, lowest square first (where the searches backwards start)."""
+    parts = regions(board.floor & ~board.goals, board.width)
+    return [((board.goals, (part & -part).bit_length() - 1), part) for part in parts]
 
 
 def pull_rows(board, targets: int) -> list[tuple[int, ...] | None]:
