@@ -43,7 +43,7 @@ def register_engines(register):
                     e.PORTFOLIO_MEMBERS,
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
-                    " pull-matching, pull-explore, pull-packing), search:fess or search:fess-pull"
+                    " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own or search:fess-pull"
                     " (@T: joins after T s, <U: stops after U s, *W: a share of W of the time, 1 without)",
                 ),
                 "shares": EngineParam(
@@ -84,6 +84,14 @@ def register_engines(register):
             " advisors' moves first, for large levels",
             heuristic="used",
             domains=("sokoban",),
+            params={
+                "own_cells": EngineParam(
+                    "own_cells",
+                    False,
+                    bool,
+                    "file each position in its own features' cell, not in the best one met on its way",
+                )
+            },
         )
     )
     register(
