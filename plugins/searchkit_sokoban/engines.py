@@ -3,15 +3,16 @@
 ``sokoban-portfolio`` (the default) runs greedy nearest-goal forwards alone for 0.5 CPU
 seconds, then in turns with a greedy pull search backwards on nearest-goal (`pull.py`,
 aimed at the gateway past a cramped start): forwards alone misses Microban 146 and 153,
-backwards 93; together they miss none.  After 3 CPU seconds two more join them: the FESS
-search (`fess`) with a fifth of the time and a second pull search whose nearest-goal and
-matching estimates take turns with two fifths (large levels are their ground: XSokoban
-for FESS, Sasquatch II for the pulls; small ones are solved before they start, as fast as
-without them).  After 10 CPU seconds the greedy search and the first pull search stop (on
-XSokoban and Sasquatch II they answer within 3 s or not at all; the positions they stored
-still meet the others') and the second pull search has two thirds of the time, FESS one
-(with equal shares Sasquatch II 13 was out of reach at 60 s and the late answers came
-10-25 % later; XSokoban lost nothing).
+backwards 93; together they miss none.  After 3 CPU seconds three more join them: the FESS
+search (`fess`) with a sixth of the time, FESS filing positions in their own cells
+(``fess-own``) with a sixth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
+own) and a second pull search whose nearest-goal and matching estimates take turns with a
+third (large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls; small
+ones are solved before they start, as fast as without them).  After 10 CPU seconds the
+greedy search and the first pull search stop (on XSokoban and Sasquatch II they answer
+within 3 s or not at all; the positions they stored still meet the others') and the second
+pull search has half the time, then two thirds, FESS the rest (with equal shares Sasquatch
+II 13 was out of reach at 60 s and the late answers came 10-25 % later; XSokoban lost nothing).
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """
@@ -22,15 +23,17 @@ from typing import Any
 
 from searchkit import Limits, Observer, Result, alternation, portfolio
 
-from .fess import FESS
+from .fess import FESS, FESS_OWN
 from .heuristics import MATCHING, NEAREST, PACKING
 from .pull import PULL, PULL_NEAREST
 
 FESS_JOINS = 3.0  # CPU seconds before FESS joins the default portfolio
 GREEDY_STOPS = 10.0  # CPU seconds after which the greedy search leaves its time to the others
+FESS_OWN_STOPS = 20.0  # and FESS on its own cells
 PORTFOLIO_MEMBERS = (  # the second pull search with twice the others' share of the time
     f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
-    f"search:{FESS}@{FESS_JOINS:g},backward:{PULL}@{FESS_JOINS:g}*2"
+    f"search:{FESS}@{FESS_JOINS:g},search:{FESS_OWN}@{FESS_JOINS:g}<{FESS_OWN_STOPS:g},"
+    f"backward:{PULL}@{FESS_JOINS:g}*2"
 )
 PORTFOLIO_SHARES = ""  # the members' own (*W, else 1)
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
