@@ -153,7 +153,8 @@ class Open:
 
     A position waits in the cell of the best features met on the way to its parent (its
     parent's *label*), not in its own: a move that makes things worse for a while (a box
-    pushed aside, a region cut off) does not drop the line back among the cells behind.  In
+    pushed aside, a region cut off) does not drop the line back among the cells behind
+    (with ``own_cells`` the search passes the position's own score as its label).  In
     a cell the least weight goes first, then the best `Score`, then the newest.
     Turns alternate: the cell of the best label reached so far, then the next cell of the
     cycle; a cell met for the first time is the cycle's next.  Once `PATIENCE` expansions
