@@ -50,11 +50,7 @@ class RowCosts:
     def of_board(cls, board, kind: str) -> RowCosts:
         """The bound over the board's push distances to the goals, a row per box square and
         player side (key ``square * 4 + side``)."""
-        rows: list = [None] * (board.size * 4)
-        for x, per_side in enumerate(board.rowdist):
-            for c, row in enumerate(per_side):
-                rows[x * 4 + c] = row
-        return cls(rows, len(board.goal_list), kind)
+        return cls(push_rows(board), len(board.goal_list), kind)
 
     def nearest(self, keys) -> int:
         near = self.near
@@ -90,3 +86,13 @@ class RowCosts:
             memo.clear()
         memo[tkeys] = total
         return total
+
+
+def push_rows(board) -> list[tuple[int, ...] | None]:
+    """The board's push distances to the goals (`Board.rowdist`) as rows keyed
+    ``square * 4 + side``: None for keys with no row (walls, sides that do not exist)."""
+    rows: list[tuple[int, ...] | None] = [None] * (board.size * 4)
+    for x, per_side in enumerate(board.rowdist):
+        for c, row in enumerate(per_side):
+            rows[x * 4 + c] = row
+    return rows

@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 
 from .board import INF, bits, flood, mask_of
+from .heuristics import push_rows
 
 
 class LayerGuide:
@@ -92,11 +93,7 @@ class Packing:
         self.board = board
         self.layers: list[int] = self.layers_of(board)
         self.ordered = len(self.layers) > 1
-        rows: list[tuple[int, ...] | None] = [None] * (board.size * 4)
-        for x, sides in enumerate(board.rowdist):
-            for c, row in enumerate(sides):
-                rows[x * 4 + c] = row
-        self.cost = LayerGuide(rows, board.goal_list, self.layers, shift=2).cost
+        self.cost = LayerGuide(push_rows(board), board.goal_list, self.layers, shift=2).cost
 
     # -- the backward computation -----------------------------------------------------------
     @staticmethod
