@@ -134,7 +134,7 @@ def sealed_off(frozen: int, boxes: int, board) -> bool:
     other boxes are ignored as obstacles, so this only errs towards "alive").  E.g. a box
     frozen at the mouth of a dead-end row of goals seals the goals behind it.
     """
-    reach = _goal_reach(frozen, board)
+    reach = goal_reach(frozen, board)
     loose = boxes & ~frozen
     union = 0
     for r in reach:
@@ -144,8 +144,9 @@ def sealed_off(frozen: int, boxes: int, board) -> bool:
     return bool(loose & ~union)
 
 
-def _goal_reach(frozen: int, board) -> list[int]:
-    """For each goal off ``frozen``: the squares a box can be pushed to it from (cached)."""
+def goal_reach(frozen: int, board) -> list[int]:
+    """For each goal off ``frozen`` (boxes taken for walls): the squares a box can be pushed
+    to it from, the player's way round not checked (cached)."""
     cache = board.sealed_cache
     out = cache.get(frozen)
     if out is not None:

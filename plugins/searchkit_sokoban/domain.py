@@ -12,7 +12,7 @@ from searchkit import Domain, Heuristic, InputError, Instance, Observer, Param
 
 from .board import Board
 from .deadlocks import DETECTORS, parse_disabled
-from .fess import FESS, FESS_OWN, FeatureSearch, FessSearch
+from .fess import FESS, FESS_OWN, FESS_STRANDED, FeatureSearch, FessSearch
 from .fess_pull import FESS_PULL, PullFessSearch
 from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
@@ -150,12 +150,13 @@ class SokobanDomain(Domain[SokobanProblem]):
                 )
             return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
 
-        searches = (FESS, FESS_OWN, FESS_PULL)
+        searches = (FESS, FESS_OWN, FESS_STRANDED, FESS_PULL)
 
         def member_search(name: str, observer: Observer | None = None) -> FeatureSearch | None:
             """A search of the plugin's own for the core's portfolio: ``search:fess``, FESS on
             the nearest-goal guide (``search:fess-own``: each position in its own features'
-            cell), or ``search:fess-pull``, FESS backwards; None where it cannot run (moves, a
+            cell; ``search:fess-stranded``: stranded goals out of plan), or
+            ``search:fess-pull``, FESS backwards; None where it cannot run (moves, a
             level beyond its size)."""
             if name not in searches:
                 raise InputError(f"unknown search {name!r} for sokoban (known: {', '.join(searches)})")
@@ -166,7 +167,9 @@ class SokobanDomain(Domain[SokobanProblem]):
                     return PullFessSearch(main, name=FESS_PULL, observer=observer)
                 guided = variant(NEAREST)
                 assert isinstance(guided, SokobanProblem)
-                return FessSearch(guided, name=name, observer=observer, own_cells=name == FESS_OWN)
+                return FessSearch(
+                    guided, name=name, observer=observer, own_cells=name == FESS_OWN, stranded=name == FESS_STRANDED
+                )
             except InputError:
                 return None
 

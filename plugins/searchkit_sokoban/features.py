@@ -11,7 +11,10 @@ effort over the cells instead of trusting one heuristic's ranking.  The features
 * ``connectivity``: how many regions the boxes cut the floor into (1 = the player can go
   everywhere); fewer is better;
 * ``out_of_plan``: boxes on goals of layers whose turn has not come, which the plan must
-  move away again (0 on levels without a packing order); fewer is better;
+  move away again (0 on levels without a packing order); fewer is better.  With
+  ``stranded`` (`Features.stranded`) the empty goals count too that no box off goals can be
+  pushed to while the boxes on goals stay where they are: one of those must leave again,
+  though the order may not say which (a box on the only goal a lone box can pass);
 * ``room_connectivity``: passages between rooms that a box blocks (a passage is a run of
   one-wide squares, walled on both sides, that joins two rooms and holds no goal; a box in
   it stops the player going through, even where another way round keeps the floor in one
@@ -23,6 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .board import Board, around, regions
+from .deadlocks import goal_reach
 from .packing import Packing
 
 AREA_GAP = 2  # squares between goals of one area (a goal beside a room of goals still waits its turn)
@@ -80,10 +84,12 @@ def areas(goals: int, w: int) -> list[int]:
 class Features:
     """The projection of positions of one board onto `Cell`; with ``starts`` (a mask of
     squares), for a search from the solved position back to those boxes (`fess_pull`), whose
-    goals they are, packed in their own order (`Packing.start_layers_of`)."""
+    goals they are, packed in their own order (`Packing.start_layers_of`).  ``stranded``:
+    out of plan counts the stranded goals too (`stranded`)."""
 
-    def __init__(self, board: Board, starts: int | None = None):
+    def __init__(self, board: Board, starts: int | None = None, stranded: bool = False):
         self.board = board
+        self.count_stranded = stranded and starts is None
         self.targets = board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = [
@@ -147,7 +153,17 @@ class Features:
     def cell(self, boxes: int, reach: int = 0) -> Cell:
         """The cell of ``boxes``; ``reach``: the player's region if known (see `connectivity`)."""
         packed, out = self.packed(boxes)
+        if self.count_stranded:
+            out += self.stranded(boxes)
         return Cell(packed, self.connectivity(boxes, reach), out, self.blocked(boxes))
+
+    def stranded(self, boxes: int) -> int:
+        """The empty goals no box off goals can be pushed to (walls only, the player's way
+        round not checked) with the boxes on goals for walls: each needs one of those to
+        leave its goal.  The goals' reach is kept per set of boxes on goals (`goal_reach`)."""
+        on_goals = boxes & self.board.goals
+        loose = boxes & ~on_goals
+        return sum(1 for reach in goal_reach(on_goals, self.board) if not reach & loose)
 
     def blocked(self, boxes: int) -> int:
         """Room connectivity: the passages between rooms that a box of ``boxes`` stands in."""

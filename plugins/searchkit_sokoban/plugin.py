@@ -90,7 +90,13 @@ def register_engines(register):
                     False,
                     bool,
                     "file each position in its own features' cell, not in the best one met on its way",
-                )
+                ),
+                "stranded": EngineParam(
+                    "stranded",
+                    False,
+                    bool,
+                    "count as out of plan the empty goals no box off goals reaches while the boxes on goals stay",
+                ),
             },
         )
     )
