@@ -43,7 +43,8 @@ def register_engines(register):
                     e.PORTFOLIO_MEMBERS,
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
-                    " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own or search:fess-pull"
+                    " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own, search:fess-stranded"
+                    " or search:fess-pull"
                     " (@T: joins after T s, <U: stops after U s, *W: a share of W of the time, 1 without)",
                 ),
                 "shares": EngineParam(
