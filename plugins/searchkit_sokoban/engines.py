@@ -11,8 +11,12 @@ third (large levels are their ground: XSokoban for FESS, Sasquatch II for the pu
 ones are solved before they start, as fast as without them).  After 10 CPU seconds the
 greedy search and the first pull search stop (on XSokoban and Sasquatch II they answer
 within 3 s or not at all; the positions they stored still meet the others') and the second
-pull search has half the time, then two thirds, FESS the rest (with equal shares Sasquatch
-II 13 was out of reach at 60 s and the late answers came 10-25 % later; XSokoban lost nothing).
+pull search has half the time (with equal shares Sasquatch II 13 was out of reach at 60 s and
+the late answers came 10-25 % later; XSokoban lost nothing), the two FESS searches a quarter
+each; from the 20th, FESS counting stranded goals (``fess-stranded``) takes ``fess-own``'s
+quarter: Sasquatch II 38 falls to it (52 s), XSokoban 66 (50 s, ``fess-own`` meeting the pull
+search) is lost, and with three times the others' share for the pull search instead 66 comes
+back but XSokoban 16 and 41 and Sasquatch II 38 are lost.
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """
@@ -23,17 +27,17 @@ from typing import Any
 
 from searchkit import Limits, Observer, Result, alternation, portfolio
 
-from .fess import FESS, FESS_OWN
+from .fess import FESS, FESS_OWN, FESS_STRANDED
 from .heuristics import MATCHING, NEAREST, PACKING
 from .pull import PULL, PULL_NEAREST
 
 FESS_JOINS = 3.0  # CPU seconds before FESS joins the default portfolio
 GREEDY_STOPS = 10.0  # CPU seconds after which the greedy search leaves its time to the others
-FESS_OWN_STOPS = 20.0  # and FESS on its own cells
+FESS_OWN_STOPS = 20.0  # and FESS on its own cells, when FESS counting stranded goals joins
 PORTFOLIO_MEMBERS = (  # the second pull search with twice the others' share of the time
     f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
     f"search:{FESS}@{FESS_JOINS:g},search:{FESS_OWN}@{FESS_JOINS:g}<{FESS_OWN_STOPS:g},"
-    f"backward:{PULL}@{FESS_JOINS:g}*2"
+    f"backward:{PULL}@{FESS_JOINS:g}*2,search:{FESS_STRANDED}@{FESS_OWN_STOPS:g}"
 )
 PORTFOLIO_SHARES = ""  # the members' own (*W, else 1)
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone

@@ -17,8 +17,9 @@ but three of those (11, 23, 30) only that way: 23 in 1.9 s.  ``stranded``
 (``search:fess-stranded``, ``-P stranded=true``) counts among the boxes out of plan the
 empty goals no box off goals can reach while the boxes on goals stay (`Features.stranded`):
 a line that packs the goals a box must still pass is no longer the best one.  Alone it
-solves Sasquatch II 38 (5 s) and 13 (6 s), which FESS does not within 20 s; beside the
-default's members from 20 s it traded XSokoban 66 for Sasquatch II 38, so it is not one.
+solves Sasquatch II 38 (5 s) and 13 (6 s), which FESS does not within 20 s; the default
+runs it from the 20th second, in ``fess-own``'s place (Sasquatch II 38 at 52 s, XSokoban 66
+lost).
 
 A move is a *macro*: one box pushed to any square it can reach with the other boxes fixed,
 the player walking between pushes (a breadth-first search over that box's pushes).  The

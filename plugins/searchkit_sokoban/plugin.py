@@ -32,7 +32,8 @@ def register_engines(register):
             e.sokoban_portfolio,
             "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
             " then in turns with a greedy pull search backwards, and after 3 s FESS (and FESS on its own"
-            " cells till 20 s) and a second pull search (nearest-goal and matching in turns)",
+            " cells till 20 s, then FESS counting stranded goals) and a second pull search (nearest-goal"
+            " and matching in turns)",
             heuristic="used",
             domains=("sokoban",),
             warm_up=e.warm_up,
