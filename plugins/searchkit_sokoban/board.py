@@ -309,7 +309,7 @@ class Board:
     def pulls_to(self, target: int) -> dict[tuple[int, int], int]:
         """Push distances to square ``target`` from every ``(square, player component)`` that
         can get a lone box there (a backward search of pulls)."""
-        return self._pulls([target], 0)
+        return {(s >> 2, s & 3): d for d, layer in enumerate(self._pulled(1 << target)) for s in layer}
 
     def pushes_from(self, sources: int) -> dict[int, int]:
         """Per square a lone box can be pushed to from a square of ``sources`` (walls only,
@@ -351,36 +351,27 @@ class Board:
         """The squares from which a lone box can be pushed to one of ``targets`` (a mask),
         the squares of ``blocked`` taken as walls (the player's components stay those of
         the open board: a wall that only shuts the player out is not seen)."""
+        return mask_of(s >> 2 for layer in self._pulled(targets & ~blocked, blocked) for s in layer)
+
+    def _pulled(self, targets: int, blocked: int = 0) -> list[list[int]]:
+        """The `pull_graph` nodes a lone box on a square of ``targets`` is pulled to, layer by
+        layer (layer d: d pulls away), the squares of ``blocked`` taken as walls."""
         graph = self.pull_graph
         seen = bytearray(len(graph))
-        stack = self._pull_starts(targets & ~blocked)
-        for s in stack:
+        layer = self._pull_starts(targets)
+        for s in layer:
             seen[s] = 1
-        squares = []
-        while stack:
-            s = stack.pop()
-            squares.append(s >> 2)
-            for before, needs in graph[s]:
-                if not seen[before] and not blocked & needs:
-                    seen[before] = 1
-                    stack.append(before)
-        return mask_of(squares)
-
-    def _pulls(self, targets: list[int], blocked: int) -> dict[tuple[int, int], int]:
-        """Push distances to ``targets`` per ``(square, player component)`` (`pull_graph`)."""
-        graph = self.pull_graph
-        dist = [-1] * len(graph)
-        queue = deque(self._pull_starts(mask_of(targets)))
-        for s in queue:
-            dist[s] = 0
-        while queue:
-            s = queue.popleft()
-            d = dist[s] + 1
-            for before, needs in graph[s]:
-                if dist[before] < 0 and not blocked & needs:
-                    dist[before] = d
-                    queue.append(before)
-        return {(s >> 2, s & 3): d for s, d in enumerate(dist) if d >= 0}
+        layers = []
+        while layer:
+            layers.append(layer)
+            nxt = []
+            for s in layer:
+                for before, needs in graph[s]:
+                    if not seen[before] and not blocked & needs:
+                        seen[before] = 1
+                        nxt.append(before)
+            layer = nxt
+        return layers
 
     def _pull_starts(self, targets: int) -> list[int]:
         """The `pull_graph` nodes of a box on a square of ``targets``, the player on any side."""
