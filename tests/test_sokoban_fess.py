@@ -41,6 +41,7 @@ def problem(level: str, **options):
         ("sokoban-fess", {"own_cells": True}),
         ("sokoban-fess", {"stranded": True}),
         ("sokoban-fess-pull", {}),
+        ("sokoban-fess-aim", {"open_seconds": 0.1}),
     ],
 )
 @pytest.mark.parametrize("level", ["microban:1", "microban:5", "microban:77", "microban:144", "xsokoban:1"])
@@ -51,7 +52,7 @@ def test_it_solves_and_execute_replays(level, engine, params):
     assert result.cost == len(result.actions) and len(result.states) == len(result.actions) + 1
 
 
-@pytest.mark.parametrize("engine", ["sokoban-fess", "sokoban-fess-pull"])
+@pytest.mark.parametrize("engine", ["sokoban-fess", "sokoban-fess-pull", "sokoban-fess-aim"])
 def test_a_hand_made_level(tmp_path, engine):
     (tmp_path / "room.txt").write_text(HAND_MADE + "\n")
     job = prepare("sokoban", {"level_file": str(tmp_path / "room.txt")}, engine=engine)

@@ -3,20 +3,22 @@
 ``sokoban-portfolio`` (the default) runs greedy nearest-goal forwards alone for 0.5 CPU
 seconds, then in turns with a greedy pull search backwards on nearest-goal (`pull.py`,
 aimed at the gateway past a cramped start): forwards alone misses Microban 146 and 153,
-backwards 93; together they miss none.  After 3 CPU seconds three more join them: the FESS
-search (`fess`) with a sixth of the time, FESS filing positions in their own cells
-(``fess-own``) with a sixth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
-own) and a second pull search whose nearest-goal and matching estimates take turns with a
-third (large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls; small
-ones are solved before they start, as fast as without them).  After 10 CPU seconds the
-greedy search and the first pull search stop (on XSokoban and Sasquatch II they answer
-within 3 s or not at all; the positions they stored still meet the others') and the second
-pull search has half the time (with equal shares Sasquatch II 13 was out of reach at 60 s and
-the late answers came 10-25 % later; XSokoban lost nothing), the two FESS searches a quarter
-each; from the 20th, FESS counting stranded goals (``fess-stranded``) takes ``fess-own``'s
-quarter: Sasquatch II 38 falls to it (52 s), XSokoban 66 (50 s, ``fess-own`` meeting the pull
-search) is lost, and with three times the others' share for the pull search instead 66 comes
-back but XSokoban 16 and 41 and Sasquatch II 38 are lost.
+backwards 93; together they miss none.  After 3 CPU seconds four more join them: the FESS
+search (`fess`) with an eighth of the time, FESS filing positions in their own cells
+(``fess-own``) with an eighth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
+own), FESS aimed at an open position that FESS backwards found (``fess-aim``, `aim`) with a
+quarter and a second pull search whose nearest-goal and matching estimates take turns with a
+quarter (large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for
+``fess-aim``; small ones are solved before they start, as fast as without them).  After 10 CPU
+seconds the greedy search and the first pull search stop (on XSokoban and Sasquatch II they
+answer within 3 s or not at all; the positions they stored still meet the others') and the
+second pull search and ``fess-aim`` have a third of the time each (with equal shares for the
+pull search and FESS, Sasquatch II 13 was out of reach at 60 s and the late answers came 10-25 %
+later; XSokoban lost nothing), the two FESS searches a sixth each; from the 20th, FESS counting
+stranded goals (``fess-stranded``) takes ``fess-own``'s sixth.  ``fess-aim`` solves XSokoban
+11, 13, 18, 31, 32, 35, 66, 74 and 88 and Sasquatch II 4 and 11 at 60 s; with its share the
+late answers of the others come later, and XSokoban 16 (52 s before, FESS) and Sasquatch II 38
+(52 s, ``fess-stranded``) are lost.
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """
@@ -27,6 +29,7 @@ from typing import Any
 
 from searchkit import Limits, Observer, Result, alternation, portfolio
 
+from .aim import FESS_AIM
 from .fess import FESS, FESS_OWN, FESS_STRANDED
 from .heuristics import MATCHING, NEAREST, PACKING
 from .pull import PULL, PULL_NEAREST
@@ -34,10 +37,11 @@ from .pull import PULL, PULL_NEAREST
 FESS_JOINS = 3.0  # CPU seconds before FESS joins the default portfolio
 GREEDY_STOPS = 10.0  # CPU seconds after which the greedy search leaves its time to the others
 FESS_OWN_STOPS = 20.0  # and FESS on its own cells, when FESS counting stranded goals joins
-PORTFOLIO_MEMBERS = (  # the second pull search with twice the others' share of the time
+PORTFOLIO_MEMBERS = (  # the second pull search and fess-aim with twice the others' share
     f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
     f"search:{FESS}@{FESS_JOINS:g},search:{FESS_OWN}@{FESS_JOINS:g}<{FESS_OWN_STOPS:g},"
-    f"backward:{PULL}@{FESS_JOINS:g}*2,search:{FESS_STRANDED}@{FESS_OWN_STOPS:g}"
+    f"backward:{PULL}@{FESS_JOINS:g}*2,search:{FESS_STRANDED}@{FESS_OWN_STOPS:g},"
+    f"search:{FESS_AIM}@{FESS_JOINS:g}*2"
 )
 PORTFOLIO_SHARES = ""  # the members' own (*W, else 1)
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone

@@ -85,21 +85,29 @@ class Features:
     """The projection of positions of one board onto `Cell`; with ``starts`` (a mask of
     squares), for a search from the solved position back to those boxes (`fess_pull`), whose
     goals they are, packed in their own order (`Packing.start_layers_of`).  ``stranded``:
-    out of plan counts the stranded goals too (`stranded`)."""
+    out of plan counts the stranded goals too (`stranded`).  With ``aim`` (a mask of squares,
+    `aim`), for a search towards boxes on those squares: they take the goals' place, packed
+    in any order."""
 
-    def __init__(self, board: Board, starts: int | None = None, stranded: bool = False):
+    def __init__(self, board: Board, starts: int | None = None, stranded: bool = False, aim: int | None = None):
         self.board = board
-        self.count_stranded = stranded and starts is None
-        self.targets = board.goals if starts is None else starts
+        self.count_stranded = stranded and starts is None and aim is None
+        self.targets = aim if aim is not None else board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
-        self.orders: list[list[int]] = [
-            list(
-                reversed(
-                    Packing.layers_of(board, area) if starts is None else Packing.start_layers_of(board, area, starts)
+        self.orders: list[list[int]] = (
+            [[aim]]
+            if aim is not None
+            else [
+                list(
+                    reversed(
+                        Packing.layers_of(board, area)
+                        if starts is None
+                        else Packing.start_layers_of(board, area, starts)
+                    )
                 )
-            )
-            for area in areas(self.targets, board.width)
-        ]
+                for area in areas(self.targets, board.width)
+            ]
+        )
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int, int]] = {}
         self._pockets: dict[int, tuple[int, ...]] = {}

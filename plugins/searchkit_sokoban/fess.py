@@ -43,7 +43,7 @@ from .advisors import Explorer, Opener, advised
 from .board import INF, bits, flood
 from .diagonal import ClosedDiagonal
 from .features import Features, Score
-from .heuristics import NEAREST
+from .heuristics import MATCHING, NEAREST, RowCosts, rows_to
 from .hotspots import Hotspots
 from .incremental import NearestDelta
 from .problem import Push, SokobanProblem
@@ -363,17 +363,21 @@ class FessSearch(FeatureSearch):
         observer: Observer | None = None,
         own_cells: bool = False,
         stranded: bool = False,
+        aim: int | None = None,
     ):
         super().__init__(problem, name, limits, observer)
         self.own_cells = own_cells
         board = problem.board
-        self.features = Features(board, stranded=stranded)
+        self.features = Features(board, stranded=stranded, aim=aim)
+        # aimed at boxes on the squares ``aim`` (`aim`): the least pushes onto them is the guide
+        self.aim = None if aim is None else RowCosts(rows_to(board, aim), aim.bit_count(), MATCHING)
         start: State = problem.initial_state()
         self.macros = MacroMoves(problem)
         self.prover = problem.pruning.prover
         # the plain nearest-goal bound (the default's) is updated per move instead of summed afresh
         near = problem._near
-        self.delta = NearestDelta(board, near) if near is not None and _plain_nearest(problem) else None
+        plain = self.aim is None and _plain_nearest(problem)
+        self.delta = NearestDelta(board, near) if near is not None and plain else None
         self.hotspots = Hotspots(board)
         self.explorer = Explorer(board)
         self.opener = Opener(board)
@@ -396,6 +400,8 @@ class FessSearch(FeatureSearch):
         return Score.of(cell, self.goals, self.hotspots.count(boxes), h)
 
     def _h(self, state: State) -> float:
+        if self.aim is not None:
+            return self.aim.cost(bits(state[0]))
         estimate = self.problem.heuristic
         return 0.0 if estimate is None else estimate(state)
 

@@ -39,9 +39,9 @@ from .board import INF, bits, flood
 from .features import Features, Score
 from .fess import Advice, FeatureSearch, MacroMoves, State, positions_along
 from .gateway import GATEWAY_BUDGET, aim
-from .heuristics import MATCHING, RowCosts
+from .heuristics import MATCHING, RowCosts, rows_to
 from .problem import SokobanProblem
-from .pull import pull_rows, solved_positions
+from .pull import solved_positions
 
 FESS_PULL = "fess-pull"  # its name as a portfolio member (search:fess-pull)
 NO_ADVICE = (INF, 0)  # the opener walks towards goals: nothing to say backwards
@@ -71,7 +71,7 @@ class PullFessSearch(FeatureSearch):
         self.features = Features(board, starts)
         self.boxes = starts.bit_count()
         self.total = 2 * self.boxes
-        self.costs = RowCosts(pull_rows(board, starts), self.boxes, MATCHING)
+        self.costs = RowCosts(rows_to(board, starts, pulls=True), self.boxes, MATCHING)
         self.macros = MacroMoves(problem, self.costs.near)  # pulls
         self.home = flood(1 << self.start[1], board.floor & ~starts, board.width)  # the player's start region
         if problem.is_goal(self.start):  # (the gateway is never solved: it would have been the answer)

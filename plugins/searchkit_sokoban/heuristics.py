@@ -11,7 +11,7 @@ boxes compete for goals.
 
 from __future__ import annotations
 
-from .board import INF
+from .board import INF, bits
 
 NEAREST = "nearest-goal"
 MATCHING = "matching"
@@ -96,3 +96,13 @@ def push_rows(board) -> list[tuple[int, ...] | None]:
         for c, row in enumerate(per_side):
             rows[x * 4 + c] = row
     return rows
+
+
+def rows_to(board, targets: int, pulls: bool = False) -> list[tuple[int, ...] | None]:
+    """Per square: the fewest pushes (walls only) that bring a box there to each square of
+    ``targets`` - or, ``pulls``, the fewest pulls (INF where none do; None for squares off
+    the floor).  Rows keyed by square, for `RowCosts` over the boxes' squares."""
+    # pushes from t reach x in d steps exactly when pulls from x reach t in d, and the other way
+    spread = board.pushes_from if pulls else board.pulls_from
+    columns = [spread(1 << t) for t in bits(targets)]
+    return [tuple(c.get(x, INF) for c in columns) if board.floor >> x & 1 else None for x in range(board.size)]

@@ -23,6 +23,7 @@ def register_engines(register):
     from searchkit import EngineInfo, EngineParam, check_portfolio
 
     from . import engines as e
+    from .aim import AIM_SECONDS, OPEN_SECONDS, sokoban_fess_aim
     from .fess import sokoban_fess
     from .fess_pull import sokoban_fess_pull
 
@@ -32,8 +33,8 @@ def register_engines(register):
             e.sokoban_portfolio,
             "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
             " then in turns with a greedy pull search backwards, and after 3 s FESS (and FESS on its own"
-            " cells till 20 s, then FESS counting stranded goals) and a second pull search (nearest-goal"
-            " and matching in turns)",
+            " cells till 20 s, then FESS counting stranded goals), FESS aimed at an open position found"
+            " backwards and a second pull search (nearest-goal and matching in turns)",
             heuristic="used",
             domains=("sokoban",),
             warm_up=e.warm_up,
@@ -44,8 +45,8 @@ def register_engines(register):
                     e.PORTFOLIO_MEMBERS,
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
-                    " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own, search:fess-stranded"
-                    " or search:fess-pull"
+                    " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own, search:fess-stranded,"
+                    " search:fess-pull or search:fess-aim"
                     " (@T: joins after T s, <U: stops after U s, *W: a share of W of the time, 1 without)",
                 ),
                 "shares": EngineParam(
@@ -109,6 +110,32 @@ def register_engines(register):
             "Sokoban: the FESS search backwards, over macro pulls from the solved position to the start",
             domains=("sokoban",),
             warm_up=e.warm_up,
+        )
+    )
+    register(
+        EngineInfo(
+            "sokoban-fess-aim",
+            sokoban_fess_aim,
+            "Sokoban: FESS backwards to an open position (boxes off the goals, the floor in one piece),"
+            " then FESS forwards aimed at it, answering where it meets a position stored backwards",
+            domains=("sokoban",),
+            warm_up=e.warm_up,
+            params={
+                "open_seconds": EngineParam(
+                    "open_seconds",
+                    OPEN_SECONDS,
+                    float,
+                    "CPU seconds of the backward search before the forward one sets out",
+                    minimum=0,
+                ),
+                "aim_seconds": EngineParam(
+                    "aim_seconds",
+                    AIM_SECONDS,
+                    float,
+                    "CPU seconds of the forward search per aim before the backward one goes on (0: till it runs out)",
+                    minimum=0,
+                ),
+            },
         )
     )
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from .board import INF, bits, flood, regions
 from .gateway import aim
-from .heuristics import MATCHING, NEAREST, PACKING, RowCosts
+from .heuristics import MATCHING, NEAREST, PACKING, RowCosts, rows_to
 from .packing import LayerGuide, Packing
 from .problem import MAX_REGIONS, Push, SokobanProblem
 
@@ -87,7 +87,7 @@ class PullProblem:
         self.forward = SokobanProblem(b, None, problem.disabled)
         self.lead_in, self.start = aim(self.forward, gateway)
         starts = self.start[0]
-        rows = pull_rows(b, starts)
+        rows = rows_to(b, starts, pulls=True)
         costs = RowCosts(rows, starts.bit_count(), MATCHING if MATCHING in guides else NEAREST)
         self.near = costs.near
         estimates = {NEAREST: costs.nearest, MATCHING: costs.cost}
@@ -181,12 +181,3 @@ def solved_positions(board) -> list[tuple[tuple[int, int], int]]:
     per part, lowest square first (where the searches backwards start)."""
     parts = regions(board.floor & ~board.goals, board.width)
     return [((board.goals, (part & -part).bit_length() - 1), part) for part in parts]
-
-
-def pull_rows(board, targets: int) -> list[tuple[int, ...] | None]:
-    """Per square: the fewest pulls (walls only) that bring a box there to each square of
-    ``targets`` (INF where none do; None for squares off the floor)."""
-    floor = board.floor
-    # pushes from t reach x in d steps exactly when pulls from x reach t in d
-    columns = [board.pushes_from(1 << t) for t in bits(targets)]
-    return [tuple(c.get(x, INF) for c in columns) if floor >> x & 1 else None for x in range(board.size)]

@@ -110,3 +110,12 @@ def _follow(links: dict[Any, Any], state: Any) -> tuple[list[Any], list[Any], fl
         cost += c
         link = links[state]
     return states, actions, cost
+
+
+def joined(forward: Any, backward: Any, state: Any) -> tuple[list[Any], list[Any], Any]:
+    """One path through ``state``: the forward search's path to it, then the backward
+    search's from it (its ``path_to`` runs from a goal back to ``state``, so it is read in
+    reverse).  Both searches offer ``path_to(state) -> (actions, states, cost)``."""
+    actions, states, cost = forward.path_to(state)
+    back_actions, back_states, back_cost = backward.path_to(state)
+    return actions + back_actions[::-1], states + back_states[::-1][1:], cost + back_cost

@@ -53,6 +53,7 @@ from ..problem import can_search_backward, heuristic_of, preserves_solutions
 from ..result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
 from .backward import backward_search, forward_path
 from .bestfirst import BestFirstSearch
+from .paths import joined
 from .run import Run
 
 ORDERS = ("greedy", "astar", "dijkstra")
@@ -336,7 +337,7 @@ def portfolio(
             status, winner = SOLVED, m
         elif met is not None:
             status = SOLVED
-            path = _joined(*met)
+            path = joined(met[0].search, met[1].search, met[2])
             answered_by = f"{met[0].label}+{met[1].label}"
         elif m.search.done:
             if m.proves_unsolvable():
@@ -378,10 +379,3 @@ def _meeting(m: Member, crew: list[Member]) -> tuple[Member, Member, Any] | None
             if knows(state):
                 return (x, m, state) if m.backward else (m, x, state)
     return None
-
-
-def _joined(forward: Member, backward: Member, state: Any) -> tuple[list[Any], list[Any], Any]:
-    """The forward member's path to ``state`` and the backward member's from it, as one."""
-    actions, states, cost = forward.search.path_to(state)
-    back_actions, back_states, back_cost = backward.search.path_to(state)  # from a goal back to state
-    return actions + back_actions[::-1], states + back_states[::-1][1:], cost + back_cost
