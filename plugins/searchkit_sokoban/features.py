@@ -94,20 +94,16 @@ class Features:
         self.count_stranded = stranded and starts is None and aim is None
         self.targets = aim if aim is not None else board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
-        self.orders: list[list[int]] = (
-            [[aim]]
-            if aim is not None
-            else [
-                list(
-                    reversed(
-                        Packing.layers_of(board, area)
-                        if starts is None
-                        else Packing.start_layers_of(board, area, starts)
-                    )
-                )
-                for area in areas(self.targets, board.width)
-            ]
-        )
+        self.orders: list[list[int]] = []
+        if aim is not None:
+            self.orders.append([aim])  # one layer: any order
+        else:
+            for area in areas(self.targets, board.width):
+                if starts is None:
+                    layers = Packing.layers_of(board, area)
+                else:
+                    layers = Packing.start_layers_of(board, area, starts)
+                self.orders.append(list(reversed(layers)))
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int, int]] = {}
         self._pockets: dict[int, tuple[int, ...]] = {}
