@@ -177,9 +177,9 @@ class AimSearch:
         within the limits); True once over."""
         while self.status is None:
             if self.ahead is None:
-                self._back(budget or BATCH)
+                self._back(BATCH if budget is None else budget)
             else:
-                self._ahead(budget or BATCH)
+                self._ahead(BATCH if budget is None else budget)
             if budget is not None:
                 break
             if self.run.limit_reached(self.expanded, self.generated, self.stored):
