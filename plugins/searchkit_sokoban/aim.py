@@ -32,7 +32,7 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .board import INF, bits
 from .features import Score
-from .fess import FessSearch, State, check_size
+from .fess import FessSearch, State, check_size, result_of
 from .fess_pull import PullFessSearch
 from .problem import SokobanProblem
 
@@ -169,6 +169,10 @@ class AimSearch:
         return self._both("frontier")
 
     @property
+    def max_frontier(self) -> int:
+        return self._both("max_frontier")
+
+    @property
     def done(self) -> bool:
         return self.status is not None
 
@@ -253,16 +257,7 @@ class AimSearch:
         return self.back.path()
 
     def result(self) -> Result:
-        self.run.count(
-            expanded=self.expanded,
-            generated=self.generated,
-            duplicates=self.duplicates,
-            stored=self.stored,
-            max_frontier=self._both("max_frontier"),
-        )
-        if self.status == SOLVED:
-            return self.run.result(SOLVED, self.path())
-        return self.run.result(self.status or LIMIT)
+        return result_of(self)
 
 
 def sokoban_fess_aim(

@@ -338,16 +338,22 @@ class FeatureSearch:
         raise NotImplementedError
 
     def result(self) -> Result:
-        self.run.count(
-            expanded=self.expanded,
-            generated=self.generated,
-            duplicates=self.duplicates,
-            stored=len(self.parents),
-            max_frontier=self.max_frontier,
-        )
-        if self.status == SOLVED:
-            return self.run.result(SOLVED, self.path())
-        return self.run.result(self.status or LIMIT)
+        return result_of(self)
+
+
+def result_of(search: Any) -> Result:
+    """The `Result` of a search stepped to its end or its limit: its counters into its `Run`
+    (``run``), and its path when solved (`FeatureSearch`, `aim.AimSearch`)."""
+    search.run.count(
+        expanded=search.expanded,
+        generated=search.generated,
+        duplicates=search.duplicates,
+        stored=search.stored,
+        max_frontier=search.max_frontier,
+    )
+    if search.status == SOLVED:
+        return search.run.result(SOLVED, search.path())
+    return search.run.result(search.status or LIMIT)
 
 
 class FessSearch(FeatureSearch):
