@@ -42,6 +42,7 @@ def problem(level: str, **options):
         ("sokoban-fess", {"stranded": True}),
         ("sokoban-fess-pull", {}),
         ("sokoban-fess-aim", {"open_seconds": 0.1}),
+        ("sokoban-fess-aim", {"open_seconds": 0.1, "far": True}),
     ],
 )
 @pytest.mark.parametrize("level", ["microban:1", "microban:5", "microban:77", "microban:144", "xsokoban:1"])

@@ -7,6 +7,7 @@ import pytest
 from searchkit_sokoban.aim import AimSearch, OpenPullSearch, sokoban_fess_aim
 from searchkit_sokoban.board import Board, bits, flood
 from searchkit_sokoban.features import Features
+from searchkit_sokoban.hotspots import AimHotspots
 from searchkit_sokoban.levels import parse_level
 
 from searchkit import InputError, Limits, make_problem
@@ -35,6 +36,40 @@ def test_a_box_no_pull_can_move_is_stuck(tmp_path):
     left, right = bits(board.start_boxes)  # the corner box: walls above and left of it
     assert search.stuck(1 << left) == 0  # alone it can be pulled right or down
     assert search.stuck(1 << left | 1 << right | 1 << (left + board.width)) == 1  # boxed in: right, below
+
+
+def test_aimed_hotspots_count_boxes_off_the_aim_in_the_way_and_aim_squares_no_push_fills():
+    board = Board(parse_level("########\n#@     #\n# $  . #\n#      #\n########"))
+    w = board.width
+    (box,) = bits(board.start_boxes)  # in the open: nothing beside it
+    aim = 1 << (box + 2)
+    hot = AimHotspots(board, aim)
+    assert hot.count(1 << box) == 0
+    assert hot.count(1 << (box - 1)) == 1  # beside the wall on its left
+    assert hot.count(aim) == 0  # on the aim: nothing to rearrange
+    corner = 1 << (w + 1)  # the player's corner square: walls above and to its left
+    cornered = AimHotspots(board, corner)
+    assert cornered.count(1 << box) == 0  # a box can still be pushed into the corner from below or the right
+    walled = 1 << (w + 3) | 1 << (3 * w + 1)  # boxes where the player would stand to push in from either side
+    assert cornered.count(1 << box | walled) == 3  # the two boxes touch a wall; the corner cannot be filled
+
+
+@pytest.mark.parametrize("far", [False, True])
+def test_equally_open_positions_rank_nearest_the_start_or_farthest_from_the_goals_first(tmp_path, far):
+    (tmp_path / "x.txt").write_text("#########\n#@  $  .#\n#########\n")
+    search = OpenPullSearch(problem(str(tmp_path / "x.txt")), far=far)
+    board = search.board
+    (start,) = bits(board.start_boxes)
+    (goal,) = bits(board.goals)
+    left = board.width + 1  # the player's side of the box
+    ranks = [
+        search.score(1 << x, flood(1 << left, board.floor & ~(1 << x), board.width)) for x in (start + 1, goal - 1)
+    ]
+    assert ranks[0][:5] == ranks[1][:5]
+    if far:  # minus the pulls from the goal
+        assert ranks[0].h == -(goal - start - 1) < ranks[1].h == -1
+    else:  # the pulls to the start square
+        assert ranks[0].h == 1 < ranks[1].h == goal - 1 - start
 
 
 def test_the_aims_are_the_best_ranked_positions_off_the_goals_each_given_once():
@@ -98,6 +133,12 @@ def test_limits_return_statistics_of_both_searches():
 def test_moves_optimisation_is_an_input_error_naming_the_engine():
     with pytest.raises(InputError, match="sokoban-fess-aim counts pushes"):
         sokoban_fess_aim(problem("microban:1", optimize="moves"))
+
+
+def test_the_far_member_aims_farthest_from_the_goals():
+    member = make_problem("sokoban", "nearest-goal", level_file="microban:144").member_search("fess-aim-far")
+    assert isinstance(member, AimSearch) and member.back.far is not None and member.name == "fess-aim-far"
+    assert make_problem("sokoban", "nearest-goal", level_file="microban:144").member_search("fess-aim").back.far is None
 
 
 def test_in_the_portfolio_it_answers_where_the_pull_search_alone_does_not():

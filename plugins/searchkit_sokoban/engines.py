@@ -15,10 +15,11 @@ answer within 3 s or not at all; the positions they stored still meet the others
 second pull search and ``fess-aim`` have a third of the time each (with equal shares for the
 pull search and FESS, Sasquatch II 13 was out of reach at 60 s and the late answers came 10-25 %
 later; XSokoban lost nothing), the two FESS searches a sixth each; from the 20th, FESS counting
-stranded goals (``fess-stranded``) takes ``fess-own``'s sixth.  ``fess-aim`` solves XSokoban
-11, 13, 18, 31, 32, 35, 66, 74 and 88 and Sasquatch II 4 and 11 at 60 s; with its share the
-late answers of the others come later, and XSokoban 16 (52 s before, FESS) and Sasquatch II 38
-(52 s, ``fess-stranded``) are lost.
+stranded goals (``fess-stranded``) takes ``fess-own``'s sixth.  ``fess-aim`` aims at the open
+positions nearest the start: at 60 s it answers 11 Sasquatch II levels (30 of 50 solved; aiming
+farthest from the goals, 25) and 12 XSokoban levels (74 of 90; farthest, 79).  With both
+(``search:fess-aim-far`` beside it, the same share): XSokoban 78 (69 for the first time),
+Sasquatch II 26.
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """

@@ -44,7 +44,7 @@ from .board import INF, bits, flood
 from .diagonal import ClosedDiagonal
 from .features import Features, Score
 from .heuristics import MATCHING, NEAREST, RowCosts, rows_to
-from .hotspots import Hotspots
+from .hotspots import AimHotspots, Hotspots
 from .incremental import NearestDelta
 from .problem import Push, SokobanProblem
 
@@ -384,7 +384,7 @@ class FessSearch(FeatureSearch):
         near = problem._near
         plain = self.aim is None and _plain_nearest(problem)
         self.delta = NearestDelta(board, near) if near is not None and plain else None
-        self.hotspots = Hotspots(board)
+        self.hotspots: Hotspots | AimHotspots = Hotspots(board) if aim is None else AimHotspots(board, aim)
         self.explorer = Explorer(board)
         self.opener = Opener(board)
         reach = self.macros.region(*start)

@@ -68,3 +68,30 @@ def per_goal_reach(board: Board) -> list[int]:
                 if d < INF:
                     reach[j] |= 1 << x
     return reach
+
+
+class AimHotspots:
+    """Hotspots for a search aimed at boxes on the squares ``aim`` (`aim`), as the FESS
+    paper's program counts them there: boxes off those squares with a wall or box beside
+    them (in the way of the rearranging), and empty aim squares that no push can fill now
+    (on every side a wall beside, or a wall or box where the player would stand).  The
+    goals' hotspots (`Hotspots`) say nothing about squares that are not goals: counted
+    against the goals, they steered the aimed search away from its aim."""
+
+    def __init__(self, board: Board, aim: int):
+        self.aim = aim
+        self.offsets = board.offsets
+        self.solid = ~board.floor  # walls and the squares outside them
+
+    def count(self, boxes: int) -> int:
+        occupied = boxes | self.solid
+        solid, offsets = self.solid, self.offsets
+        count = 0
+        for x in bits(boxes & ~self.aim):
+            if any(occupied >> (x + o) & 1 for o in offsets):
+                count += 1
+        for x in bits(self.aim & ~boxes):
+            # a box beside (or brought there) is pushed in from the square behind it
+            if all(solid >> (x + o) & 1 or occupied >> (x + 2 * o) & 1 for o in offsets):
+                count += 1
+        return count

@@ -46,7 +46,7 @@ def register_engines(register):
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
                     " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own, search:fess-stranded,"
-                    " search:fess-pull or search:fess-aim"
+                    " search:fess-pull, search:fess-aim or search:fess-aim-far"
                     " (@T: joins after T s, <U: stops after U s, *W: a share of W of the time, 1 without)",
                 ),
                 "shares": EngineParam(
@@ -116,8 +116,8 @@ def register_engines(register):
         EngineInfo(
             "sokoban-fess-aim",
             sokoban_fess_aim,
-            "Sokoban: FESS backwards to an open position (boxes off the goals, the floor in one piece),"
-            " then FESS forwards aimed at it, answering where it meets a position stored backwards",
+            "Sokoban: FESS backwards to an open position (boxes off the goals, the floor in one piece, near"
+            " the start), then FESS forwards aimed at it, answering where it meets a position stored backwards",
             domains=("sokoban",),
             warm_up=e.warm_up,
             params={
@@ -134,6 +134,12 @@ def register_engines(register):
                     float,
                     "CPU seconds of the forward search per aim before the backward one goes on (0: till it runs out)",
                     minimum=0,
+                ),
+                "far": EngineParam(
+                    "far",
+                    False,
+                    bool,
+                    "aim at the open positions farthest from the goals, not nearest the start",
                 ),
             },
         )
