@@ -52,7 +52,7 @@ class OpenPullSearch(PullFessSearch):
     ``far``, the most pulls from the goals (farthest first: the boxes out of the way of
     every goal).  Neither serves every level: alone for 30 s, nearest the start solves 7 of
     the 27 Sasquatch II levels the default left at 60 s and farthest 3; on 6 XSokoban levels
-    farthest solves all, nearest one.  `aim` takes the most open position reached off the
+    farthest solves all 6, nearest none.  `aim` takes the most open position reached off the
     goals that was not taken before."""
 
     progress = "open"
@@ -87,11 +87,10 @@ class OpenPullSearch(PullFessSearch):
         home = self.costs.cost(bits(boxes))
         if home >= INF:
             return Score(0, 0, 0, 0, 0, INF)  # some box has no start square of its own: dead
-        if self.far is not None:
-            far = self.far
-            home = sum(far[x] for x in bits(boxes))
+        far = self.far
+        last = home if far is None else sum(far[x] for x in bits(boxes))
         features = self.features
-        rank = Score(features.connectivity(boxes, region), features.blocked(boxes), self.stuck(boxes), 0, 0, home)
+        rank = Score(features.connectivity(boxes, region), features.blocked(boxes), self.stuck(boxes), 0, 0, last)
         best = self.best
         if (len(best) < KEEP or rank < best[-1][0]) and boxes != self.board.goals and boxes not in self.taken:
             if all(b != boxes for _r, b in best):  # the same boxes, another player region: one aim

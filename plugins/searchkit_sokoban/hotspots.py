@@ -74,9 +74,8 @@ class AimHotspots:
     """Hotspots for a search aimed at boxes on the squares ``aim`` (`aim`), as the FESS
     paper's program counts them there: boxes off those squares with a wall or box beside
     them (in the way of the rearranging), and empty aim squares that no push can fill now
-    (on every side a wall beside, or a wall or box where the player would stand).  The
-    goals' hotspots (`Hotspots`) say nothing about squares that are not goals: counted
-    against the goals, they steered the aimed search away from its aim."""
+    (on every side a wall beside, or a wall or box where the player would stand): the
+    goals' hotspots (`Hotspots`) say nothing about squares that are not goals."""
 
     def __init__(self, board: Board, aim: int):
         self.aim = aim
