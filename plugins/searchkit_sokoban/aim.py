@@ -34,6 +34,7 @@ from .board import INF, bits
 from .features import Score
 from .fess import FessSearch, State, check_size, result_of
 from .fess_pull import PullFessSearch
+from .hotspots import side_pairs
 from .problem import SokobanProblem
 
 FESS_AIM = "fess-aim"  # its name as a portfolio member (search:fess-aim)
@@ -63,12 +64,7 @@ class OpenPullSearch(PullFessSearch):
         if far:
             pulls = board.pulls_from(board.goals)
             self.far = [-pulls.get(x, 0) for x in range(board.size)]
-        # per square, the (beside, behind) pairs a player could pull a box there from
-        floor, size = board.floor, board.size
-        self.sides = [
-            [(x + o, x + 2 * o) for o in board.offsets if 0 <= x + 2 * o < size and floor >> (x + o) & 1]
-            for x in range(size)
-        ]
+        self.sides = side_pairs(board)  # per square, where a player could pull a box there from
         self.best: list[tuple[Score, int]] = []  # the most open positions' ranks and boxes, best first
         self.taken: set[int] = set()  # the boxes of the positions `aim` gave
         super().__init__(problem, name=FESS_AIM_FAR if far else FESS_AIM, observer=observer)

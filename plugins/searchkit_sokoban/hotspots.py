@@ -81,16 +81,28 @@ class AimHotspots:
         self.aim = aim
         self.offsets = board.offsets
         self.solid = ~board.floor  # walls and the squares outside them
+        self.sides = side_pairs(board)
 
     def count(self, boxes: int) -> int:
         occupied = boxes | self.solid
-        solid, offsets = self.solid, self.offsets
+        offsets, sides = self.offsets, self.sides
         count = 0
         for x in bits(boxes & ~self.aim):
             if any(occupied >> (x + o) & 1 for o in offsets):
                 count += 1
         for x in bits(self.aim & ~boxes):
             # a box beside (or brought there) is pushed in from the square behind it
-            if all(solid >> (x + o) & 1 or occupied >> (x + 2 * o) & 1 for o in offsets):
+            if all(occupied >> behind & 1 for _beside, behind in sides[x]):
                 count += 1
         return count
+
+
+def side_pairs(board: Board) -> list[list[tuple[int, int]]]:
+    """Per square, the ``(beside, behind)`` squares in each direction whose beside square is
+    floor: a box moves onto the square pushed from beside with the player behind, and off it
+    pulled with the player stepping from beside to behind."""
+    floor, size = board.floor, board.size
+    return [
+        [(x + o, x + 2 * o) for o in board.offsets if 0 <= x + 2 * o < size and floor >> (x + o) & 1]
+        for x in range(size)
+    ]
