@@ -41,8 +41,8 @@ def problem(level: str, **options):
         ("sokoban-fess", {"own_cells": True}),
         ("sokoban-fess", {"stranded": True}),
         ("sokoban-fess-pull", {}),
-        ("sokoban-fess-aim", {"open_seconds": 0.1}),
-        ("sokoban-fess-aim", {"open_seconds": 0.1, "far": True}),
+        ("sokoban-fess-aim", {"open_positions": 3000}),
+        ("sokoban-fess-aim", {"open_positions": 3000, "aims": "far"}),
     ],
 )
 @pytest.mark.parametrize("level", ["microban:1", "microban:5", "microban:77", "microban:144", "xsokoban:1"])

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from searchkit_sokoban.aim import AimSearch, OpenPullSearch, sokoban_fess_aim
+from searchkit_sokoban.aim import AimPair, AimSearch, OpenPullSearch, sokoban_fess_aim
 from searchkit_sokoban.board import Board, bits, flood
 from searchkit_sokoban.features import Features
 from searchkit_sokoban.hotspots import AimHotspots
@@ -95,19 +95,19 @@ def test_the_aims_are_the_best_ranked_positions_off_the_goals_each_given_once():
 
 @pytest.mark.parametrize("level", ["microban:2", "microban:93", "sasquatch:1"])
 def test_a_meeting_joins_the_forward_path_to_the_backward_one_and_it_replays(level):
-    search = AimSearch(problem(level), open_seconds=0.2)
+    search = AimSearch(problem(level), open_positions=6000)
     search.step()
     assert search.status == "solved"
     pushes, states, cost = search.path()
     assert states[0] == search.problem.initial_state() and search.problem.is_goal(states[-1])
     assert cost == len(pushes) == len(states) - 1
-    job = prepare("sokoban", {"level_file": level}, engine="sokoban-fess-aim", params={"open_seconds": 0.2})
+    job = prepare("sokoban", {"level_file": level}, engine="sokoban-fess-aim", params={"open_positions": 6000})
     assert execute(job, Limits(timeout_s=30)).solved  # replayed on the level text
 
 
 @pytest.mark.parametrize("level", ["microban:93", "microban:144", "xsokoban:1"])
 def test_set_out_at_once_the_forward_search_meets_a_position_stored_backwards(level):
-    search = AimSearch(problem(level), open_seconds=0)  # one turn backwards, then forwards
+    search = AimSearch(problem(level), open_positions=0)  # one turn backwards, then forwards
     search.step()
     assert search.status == "solved" and search.met is not None and search.back.knows(search.met)
     pushes, states, cost = search.path()  # `searchkit.engines.paths.joined`
@@ -119,14 +119,14 @@ def test_a_forward_search_that_runs_out_hands_back_and_the_next_aim_follows():
     """Microban 120's first open positions cannot be reached from the start (the forward
     search runs out of positions): each time the backward search goes on and the forward
     one sets out afresh for the next most open position, till one answers."""
-    search = AimSearch(problem("microban:120"), open_seconds=0)
+    search = AimSearch(problem("microban:120"), open_positions=0)
     search.step()
     assert search.status == "solved" and len(search.back.taken) > 1
     assert search.expanded > search.back.expanded + (search.ahead.expanded if search.ahead else 0)
 
 
 def test_limits_return_statistics_of_both_searches():
-    result = sokoban_fess_aim(problem("sasquatch:10"), open_seconds=0.5, limits=Limits(timeout_s=2))
+    result = sokoban_fess_aim(problem("sasquatch:10"), open_positions=15000, limits=Limits(timeout_s=2))
     assert result.status == "limit" and result.stats.expanded > 0 and result.stats.stored > 0
 
 
@@ -135,10 +135,49 @@ def test_moves_optimisation_is_an_input_error_naming_the_engine():
         sokoban_fess_aim(problem("microban:1", optimize="moves"))
 
 
-def test_the_far_member_aims_farthest_from_the_goals():
-    member = make_problem("sokoban", "nearest-goal", level_file="microban:144").member_search("fess-aim-far")
-    assert isinstance(member, AimSearch) and member.back.far is not None and member.name == "fess-aim-far"
-    assert make_problem("sokoban", "nearest-goal", level_file="microban:144").member_search("fess-aim").back.far is None
+def test_the_members_aim_at_both_rankings_or_at_one():
+    def member(name):
+        return make_problem("sokoban", "nearest-goal", level_file="microban:144").member_search(name)
+
+    far, near, both = member("fess-aim-far"), member("fess-aim-near"), member("fess-aim")
+    assert isinstance(far, AimSearch) and far.back.far is not None and far.name == "fess-aim-far"
+    assert isinstance(near, AimSearch) and near.back.far is None
+    assert isinstance(both, AimPair) and [lane.back.far is not None for lane in both.lanes] == [False, True]
+
+
+def test_the_aim_is_chosen_after_a_count_of_positions_so_runs_repeat():
+    def first_aim():
+        search = AimSearch(problem("sasquatch:10"), open_positions=20000)
+        while search.ahead is None:
+            search.step(16)
+        return search.back.taken, search.back.expanded
+
+    assert first_aim() == first_aim()
+
+
+def test_the_pair_sets_out_nearest_first_then_turns_to_the_search_gaining_latest():
+    pair = AimPair(problem("sasquatch:10"), open_positions=0)
+    near, far = pair.lanes
+    assert pair._turn() is near  # nearest the start sets out first
+    pair.step(1)
+    assert near.ahead is not None and far.ahead is None and pair._turn() is near  # it has not stalled yet
+    near.since = near.ahead.stored - 100
+    assert pair._turn() is far  # near has stored 100 positions without gaining: far's backward search
+    pair.step(1)
+    assert far.ahead is not None
+    near.since, far.since = near.ahead.stored - 100, far.ahead.stored - 10
+    assert pair._turn() is far  # it came nearer its aim 10 positions ago, near 100
+    far.since = far.ahead.stored - 1000
+    assert pair._turn() is near
+    pair.step(50)
+    assert pair.expanded == near.expanded + far.expanded > 50 and not pair.done
+
+
+def test_the_engine_takes_which_aims_and_refuses_others():
+    job = prepare("sokoban", {"level_file": "microban:5"}, engine="sokoban-fess-aim", params={"aims": "near"})
+    assert execute(job, Limits(timeout_s=30)).solved
+    with pytest.raises(InputError, match="aims"):
+        prepare("sokoban", {"level_file": "microban:5"}, engine="sokoban-fess-aim", params={"aims": "middle"})
 
 
 def test_in_the_portfolio_it_answers_where_the_pull_search_alone_does_not():

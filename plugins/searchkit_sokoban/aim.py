@@ -1,4 +1,4 @@
-"""``fess-aim``: FESS forwards, aimed at an open position that FESS backwards found.
+"""``fess-aim``: FESS forwards, aimed at open positions that FESS backwards found.
 
 Why: on levels whose goals must be filled in an order that no analysis of the goals alone
 gets right (Sasquatch II), the forward FESS search packs most goals and then stalls, the
@@ -6,17 +6,20 @@ last goals sealed off.  Backwards the order comes for free: every box pulled off
 leaves the others packable.  So, as in the FESS paper's program (Festival's "HF" searches),
 a backward FESS search first ranks the positions it pulls to by how *open* they are (the
 boxes leave the floor in one region, block no passage between rooms and can each be pulled
-from some side), the nearest to the start first (`OpenPullSearch`); then a forward FESS
+from some side), then either the nearest to the start or the farthest from the goals first
+(`OpenPullSearch`: which suits is the level's); then a forward FESS
 search sets out from the start towards the most open of them, its boxes' squares taking
 the goals' place (packed: boxes on those squares, in any order; its guide the least
 pushes that put every box on one of them).  Rearranging boxes into an open position needs
 no packing order, and the forward search answers as soon as it reaches *any* position the
 backward one stored: the path there, then the backward search's pulls undone.
 
-`AimSearch` runs the two in turn as one member of the core's portfolio (``search:fess-aim``)
-or alone (``--engine sokoban-fess-aim``): the backward search for ``open_seconds`` of its
-own CPU time, then the forward one.  As a portfolio member it is a forward search: the
-positions its forward half stores meet the pull searches' too.
+`AimSearch` runs the two in turn: the backward search till it has stored ``open_positions``
+positions, then the forward one.  `AimPair` runs one for each ranking, the forward search
+that gains on its aim taking the turns; it is the portfolio's member ``search:fess-aim``
+(``search:fess-aim-near`` and ``search:fess-aim-far``: one ranking alone) and the engine
+``sokoban-fess-aim`` (``-P aims=near|far|both``).  As a portfolio member it is a forward
+search: the positions its forward halves store meet the pull searches' too.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from bisect import insort
 from time import process_time
 from typing import Any
 
-from searchkit import Limits, Observer, Result
+from searchkit import InputError, Limits, Observer, Result
 from searchkit.engines.paths import joined
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
@@ -37,9 +40,14 @@ from .fess_pull import PullFessSearch
 from .hotspots import side_pairs
 from .problem import SokobanProblem
 
-FESS_AIM = "fess-aim"  # its name as a portfolio member (search:fess-aim)
-FESS_AIM_FAR = "fess-aim-far"  # and aiming at the open positions farthest from the goals
-OPEN_SECONDS = 3.0  # CPU seconds of its own for the backward search before the forward one sets out
+FESS_AIM = "fess-aim"  # its name as a portfolio member (search:fess-aim): both aims in turns
+FESS_AIM_NEAR = "fess-aim-near"  # aiming only at the open positions nearest the start
+FESS_AIM_FAR = "fess-aim-far"  # and only at those farthest from the goals
+NEAR, FAR, BOTH = "near", "far", "both"  # which open positions it aims at
+AIMS = (BOTH, NEAR, FAR)
+# positions the backward search stores before the forward one sets out (about 3 CPU seconds;
+# a count, not a time, so that a run aims where the last one did)
+OPEN_POSITIONS = 90_000
 AIM_SECONDS = 0.0  # CPU seconds of the forward search per aim before the next (0: till it runs out)
 KEEP = 8  # the most open positions kept as aims
 BATCH = 64  # expansions per turn when it runs alone
@@ -67,7 +75,7 @@ class OpenPullSearch(PullFessSearch):
         self.sides = side_pairs(board)  # per square, where a player could pull a box there from
         self.best: list[tuple[Score, int]] = []  # the most open positions' ranks and boxes, best first
         self.taken: set[int] = set()  # the boxes of the positions `aim` gave
-        super().__init__(problem, name=FESS_AIM_FAR if far else FESS_AIM, observer=observer)
+        super().__init__(problem, name=FESS_AIM_FAR if far else FESS_AIM_NEAR, observer=observer)
         self.total = self.best_packed = 0  # openness has no "n of total" to report
 
     def stuck(self, boxes: int) -> int:
@@ -103,13 +111,40 @@ class OpenPullSearch(PullFessSearch):
         return boxes
 
 
-class AimSearch:
-    """`OpenPullSearch` for ``open_seconds`` of its own CPU time, then FESS forwards aimed at
+class Composite:
+    """What a search made of others shows the portfolio and its `Result`: their counters
+    summed (and ``before``'s, work by parts given up on), done once it has a status."""
+
+    backward = False  # the portfolio joins its forward path to a backward member's
+    reopened = 0
+    status: str | None
+    before: dict[str, int] = {}
+
+    def parts(self) -> list[Any]:
+        raise NotImplementedError
+
+    def _sum(self, name: str) -> int:
+        return sum(getattr(part, name) for part in self.parts()) + self.before.get(name, 0)
+
+    expanded = property(lambda self: self._sum("expanded"))
+    generated = property(lambda self: self._sum("generated"))
+    duplicates = property(lambda self: self._sum("duplicates"))
+    stored = property(lambda self: self._sum("stored"))
+    frontier = property(lambda self: self._sum("frontier"))
+    max_frontier = property(lambda self: self._sum("max_frontier"))
+
+    @property
+    def done(self) -> bool:
+        return self.status is not None
+
+    def result(self) -> Result:
+        return result_of(self)
+
+
+class AimSearch(Composite):
+    """`OpenPullSearch` till it stores ``open_positions`` positions, then FESS forwards aimed at
     its most open position (`FessSearch` with ``aim``), answering where the forward search
     reaches a position the backward one stored."""
-
-    backward = False
-    reopened = 0
 
     def __init__(
         self,
@@ -118,7 +153,7 @@ class AimSearch:
         name: str = "sokoban-fess-aim",
         limits: Limits | None = None,
         observer: Observer | None = None,
-        open_seconds: float = OPEN_SECONDS,
+        open_positions: int = OPEN_POSITIONS,
         aim_seconds: float = AIM_SECONDS,
         far: bool = False,
     ):
@@ -127,11 +162,13 @@ class AimSearch:
         self.name = name
         self.run = Run(name, limits, observer)
         self.observer = observer
-        self.open_seconds = open_seconds
+        self.open_positions = open_positions
         self.aim_seconds = aim_seconds
         self.ahead_used = 0.0  # CPU seconds the forward search has had towards its aim
-        self.used = 0.0  # CPU seconds the backward search has had
-        self.open_until = open_seconds  # and when the forward one sets out
+        self.nearest = 0  # the most boxes on its aim a position of the forward search has had
+        self.since = 0  # the forward search's stored positions when ``nearest`` last grew
+        self.open_until = open_positions  # the backward search's stored positions when the forward one sets out
+        self.opened_at = 0  # its stored positions when it last took the turn back
         self.before = {"expanded": 0, "generated": 0, "duplicates": 0}  # by forward searches given up on
         self.back = OpenPullSearch(problem, far=far, observer=observer)
         self.ahead: FessSearch | None = None  # the forward search, once it sets out
@@ -143,38 +180,10 @@ class AimSearch:
         elif problem.board.impossible:
             self.status = NO_SOLUTION
 
-    # the counters the portfolio and the Result add up (work done by forward searches given up
-    # on counts too; what is stored, only while it is)
-    def _both(self, name: str) -> int:
-        return getattr(self.back, name) + (getattr(self.ahead, name) if self.ahead is not None else 0)
-
-    @property
-    def expanded(self) -> int:
-        return self._both("expanded") + self.before["expanded"]
-
-    @property
-    def generated(self) -> int:
-        return self._both("generated") + self.before["generated"]
-
-    @property
-    def duplicates(self) -> int:
-        return self._both("duplicates") + self.before["duplicates"]
-
-    @property
-    def stored(self) -> int:
-        return self._both("stored")
-
-    @property
-    def frontier(self) -> int:
-        return self._both("frontier")
-
-    @property
-    def max_frontier(self) -> int:
-        return self._both("max_frontier")
-
-    @property
-    def done(self) -> bool:
-        return self.status is not None
+    def parts(self) -> list[Any]:
+        # work done by forward searches given up on counts too (``before``); what is
+        # stored, only while it is
+        return [self.back] if self.ahead is None else [self.back, self.ahead]
 
     def step(self, budget: int | None = None) -> bool:
         """Up to ``budget`` expansions of the search whose turn it is (all it takes when None,
@@ -193,25 +202,25 @@ class AimSearch:
     def _back(self, budget: int) -> None:
         back = self.back
         if not back.done:
-            began = process_time()
             back.step(budget)
-            self.used += process_time() - began
             if back.status == SOLVED:
                 self.status = SOLVED
                 return
-        if self.used < self.open_until and not back.done:
+        if back.stored < self.open_until and not back.done:
             return
         aim = back.aim()
         if aim is None:  # nothing (more) pulled off the goals to aim at
             if back.done:
                 self.status = LIMIT
             else:
-                self.open_until = self.used + self.open_seconds
+                self.open_until, self.opened_at = back.stored + self.open_positions, back.stored
             return
         if self.observer is not None:
-            self.observer.note(f"aiming at an open position after {back.expanded} expansions backwards")
+            where = "nearest the start" if back.far is None else "farthest from the goals"
+            self.observer.note(f"aiming at an open position {where} after {back.expanded} expansions backwards")
         self.ahead = FessSearch(self.problem, name=self.name, observer=self.observer, aim=aim)
         self.ahead_used = 0.0
+        self.nearest, self.since = self.ahead.best_packed, self.ahead.stored
         self.ahead.fresh = []
         if self.ahead.status == SOLVED:
             self.status = SOLVED
@@ -222,6 +231,8 @@ class AimSearch:
         began = process_time()
         ahead.step(budget)
         self.ahead_used += process_time() - began
+        if ahead.best_packed > self.nearest:
+            self.nearest, self.since = ahead.best_packed, ahead.stored
         fresh, ahead.fresh = ahead.fresh or [], []
         knows = self.back.knows
         for state in fresh:
@@ -238,7 +249,15 @@ class AimSearch:
             for name in self.before:
                 self.before[name] += getattr(ahead, name)
             self.ahead = None
-            self.open_until = self.used + self.open_seconds
+            self.open_until, self.opened_at = self.back.stored + self.open_positions, self.back.stored
+
+    def stalled(self) -> int:
+        """The positions the forward search stored since it last came nearer its aim, or the
+        backward search since it took the turn back (`AimPair`'s turns: a count, so a run
+        repeats, that grows with the time either way, where expansions backwards take longer)."""
+        if self.ahead is None:
+            return self.back.stored - self.opened_at
+        return self.ahead.stored - self.since
 
     # -- the answer ---------------------------------------------------------------------------
     def knows(self, state: State) -> bool:
@@ -256,22 +275,99 @@ class AimSearch:
             return self.ahead.path()
         return self.back.path()
 
-    def result(self) -> Result:
-        return result_of(self)
+
+class AimPair(Composite):
+    """Two `AimSearch` searches in turns, aiming nearest the start and farthest from the
+    goals: the first alone till it sets out, then whichever stored the fewest positions since
+    it last came nearer its aim (or took up its backward search), so the one gaining keeps
+    the turns and the other does as much work as the leader spends without gain.  Which aim
+    suits is the level's: alone for 30 s, nearest the start solved 7 of 27 hard Sasquatch II
+    levels and farthest 3, while on 6 XSokoban levels farthest solved all 6 in 4-26 s and
+    nearest none; the one that suits takes its level a few thousand expansions after it
+    sets out, the other stalls one to three boxes short.  Each has its own backward search:
+    one search keeping both rankings' lists solved 1 of those 6 XSokoban levels guided
+    nearest the start, and 1 of 6 Sasquatch II levels the near aims solve guided farthest."""
+
+    def __init__(
+        self, problem: SokobanProblem, *, name: str = "sokoban-fess-aim", limits: Limits | None = None, **options: Any
+    ):
+        """``options``: `AimSearch`'s other keywords (the observer, ``open_positions``, ...)."""
+        self.run = Run(name, limits, options.get("observer"))
+        self.lanes = [AimSearch(problem, name=name, far=far, **options) for far in (False, True)]
+        for search in self.lanes:
+            search.fresh = []
+        self.fresh: list[State] | None = None  # the forward searches' new positions, for the portfolio
+        self.by: AimSearch | None = None  # the one that answered
+        self.status: str | None = None
+        self._settle()
+
+    def parts(self) -> list[Any]:
+        return self.lanes
+
+    def step(self, budget: int | None = None) -> bool:
+        """Up to ``budget`` expansions of the search whose turn it is (all it takes when None,
+        within the limits); True once over."""
+        while self.status is None:
+            lane = self._turn()
+            lane.step(BATCH if budget is None else budget)
+            if self.fresh is not None:
+                self.fresh.extend(lane.fresh or ())
+            lane.fresh = []
+            self._settle()
+            if budget is not None:
+                break
+            if self.status is None and self.run.limit_reached(self.expanded, self.generated, self.stored):
+                self.status = LIMIT
+        return self.status is not None
+
+    def _turn(self) -> AimSearch:
+        first = self.lanes[0]
+        if not first.back.taken and not first.done:
+            return first  # nearest the start sets out before the other searches at all
+        return min((lane for lane in self.lanes if not lane.done), key=AimSearch.stalled)
+
+    def _settle(self) -> None:
+        """The status once a lane answers or both are over."""
+        for lane in self.lanes:
+            if lane.status == SOLVED:
+                self.status, self.by = SOLVED, lane
+                return
+        if all(lane.done for lane in self.lanes):
+            self.status = self.lanes[0].status
+
+    # -- the answer ---------------------------------------------------------------------------
+    def knows(self, state: State) -> bool:
+        return any(lane.knows(state) for lane in self.lanes)
+
+    def path_to(self, state: State) -> tuple[list, list, int]:
+        return next(lane for lane in self.lanes if lane.knows(state)).path_to(state)
+
+    def path(self) -> tuple[list, list, int]:
+        assert self.by is not None
+        return self.by.path()
+
+
+def aimed_search(problem: SokobanProblem, aims: str = BOTH, **options: Any) -> AimSearch | AimPair:
+    """The aimed search at ``aims`` (`AIMS`): `AimPair` for both, else `AimSearch`."""
+    if aims not in AIMS:
+        raise InputError(f"{options.get('name', 'sokoban-fess-aim')} aims at {', '.join(AIMS)} (got {aims!r})")
+    if aims == BOTH:
+        return AimPair(problem, **options)
+    return AimSearch(problem, far=aims == FAR, **options)
 
 
 def sokoban_fess_aim(
     problem: Any,
     *,
-    open_seconds: float = OPEN_SECONDS,
+    open_positions: int = OPEN_POSITIONS,
     aim_seconds: float = AIM_SECONDS,
-    far: bool = False,
+    aims: str = BOTH,
     limits: Limits | None = None,
     observer: Observer | None = None,
 ) -> Result:
-    """FESS backwards to an open position, then FESS forwards aimed at it."""
-    search = AimSearch(
-        problem, limits=limits, observer=observer, open_seconds=open_seconds, aim_seconds=aim_seconds, far=far
+    """FESS backwards to open positions, then FESS forwards aimed at them."""
+    search = aimed_search(
+        problem, aims, limits=limits, observer=observer, open_positions=open_positions, aim_seconds=aim_seconds
     )
     search.step()
     return search.result()

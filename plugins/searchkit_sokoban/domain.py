@@ -10,7 +10,7 @@ from typing import Any
 
 from searchkit import Domain, Heuristic, InputError, Instance, Observer, Param
 
-from .aim import FESS_AIM, FESS_AIM_FAR, AimSearch
+from .aim import BOTH, FAR, FESS_AIM, FESS_AIM_FAR, FESS_AIM_NEAR, NEAR, AimPair, AimSearch, aimed_search
 from .board import Board
 from .deadlocks import DETECTORS, parse_disabled
 from .fess import FESS, FESS_OWN, FESS_STRANDED, FeatureSearch, FessSearch
@@ -151,14 +151,16 @@ class SokobanDomain(Domain[SokobanProblem]):
                 )
             return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
 
-        searches = (FESS, FESS_OWN, FESS_STRANDED, FESS_PULL, FESS_AIM, FESS_AIM_FAR)
+        searches = (FESS, FESS_OWN, FESS_STRANDED, FESS_PULL, FESS_AIM, FESS_AIM_NEAR, FESS_AIM_FAR)
+        aimed = {FESS_AIM: BOTH, FESS_AIM_NEAR: NEAR, FESS_AIM_FAR: FAR}
 
-        def member_search(name: str, observer: Observer | None = None) -> FeatureSearch | AimSearch | None:
+        def member_search(name: str, observer: Observer | None = None) -> FeatureSearch | AimSearch | AimPair | None:
             """A search of the plugin's own for the core's portfolio: ``search:fess``, FESS on
             the nearest-goal guide (``search:fess-own``: each position in its own features'
             cell; ``search:fess-stranded``: stranded goals out of plan), ``search:fess-pull``,
-            FESS backwards, or ``search:fess-aim``, FESS forwards aimed at an open position
-            FESS backwards found (``search:fess-aim-far``: the farthest from the goals); None
+            FESS backwards, or ``search:fess-aim``, FESS forwards aimed at open positions FESS
+            backwards found (``search:fess-aim-near``: only those nearest the start,
+            ``search:fess-aim-far``: only those farthest from the goals); None
             where it cannot run (moves, a level beyond its size)."""
             if name not in searches:
                 raise InputError(f"unknown search {name!r} for sokoban (known: {', '.join(searches)})")
@@ -169,8 +171,8 @@ class SokobanDomain(Domain[SokobanProblem]):
                     return PullFessSearch(main, name=FESS_PULL, observer=observer)
                 guided = variant(NEAREST)
                 assert isinstance(guided, SokobanProblem)
-                if name in (FESS_AIM, FESS_AIM_FAR):
-                    return AimSearch(guided, name=name, observer=observer, far=name == FESS_AIM_FAR)
+                if name in aimed:
+                    return aimed_search(guided, aimed[name], name=name, observer=observer)
                 return FessSearch(
                     guided, name=name, observer=observer, own_cells=name == FESS_OWN, stranded=name == FESS_STRANDED
                 )

@@ -4,22 +4,22 @@
 seconds, then in turns with a greedy pull search backwards on nearest-goal (`pull.py`,
 aimed at the gateway past a cramped start): forwards alone misses Microban 146 and 153,
 backwards 93; together they miss none.  After 3 CPU seconds four more join them: the FESS
-search (`fess`) with an eighth of the time, FESS filing positions in their own cells
-(``fess-own``) with an eighth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
-own), FESS aimed at an open position that FESS backwards found (``fess-aim``, `aim`) with a
-quarter and a second pull search whose nearest-goal and matching estimates take turns with a
-quarter (large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for
-``fess-aim``; small ones are solved before they start, as fast as without them).  After 10 CPU
-seconds the greedy search and the first pull search stop (on XSokoban and Sasquatch II they
-answer within 3 s or not at all; the positions they stored still meet the others') and the
-second pull search and ``fess-aim`` have a third of the time each (with equal shares for the
-pull search and FESS, Sasquatch II 13 was out of reach at 60 s and the late answers came 10-25 %
-later; XSokoban lost nothing), the two FESS searches a sixth each; from the 20th, FESS counting
-stranded goals (``fess-stranded``) takes ``fess-own``'s sixth.  ``fess-aim`` aims at the open
-positions nearest the start: at 60 s it answers 11 Sasquatch II levels (30 of 50 solved; aiming
-farthest from the goals, 25) and 12 XSokoban levels (74 of 90; farthest, 79).  With both
-(``search:fess-aim-far`` beside it, the same share): XSokoban 78 (69 for the first time),
-Sasquatch II 26.
+search (`fess`) with a ninth of the time, FESS filing positions in their own cells
+(``fess-own``) with a ninth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
+own), FESS aimed at open positions that FESS backwards found (``fess-aim``, `aim`: two
+searches, one aiming nearest the start and one farthest from the goals) with a third, and a
+second pull search whose nearest-goal and matching estimates take turns with two ninths
+(large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for
+``fess-aim``; small ones are solved before they start, as fast as without them).  After 10
+CPU seconds the greedy search and the first pull search stop (on XSokoban and Sasquatch II
+they answer within 3 s or not at all; the positions they stored still meet the others') and
+``fess-aim`` has three sevenths of the time, the second pull search two, the two FESS
+searches one each (with equal shares for the pull search and FESS, Sasquatch II 13 was out of
+reach at 60 s and the late answers came 10-25 % later; XSokoban lost nothing); from the 20th,
+FESS counting stranded goals (``fess-stranded``) takes ``fess-own``'s seventh.  At 60 s per
+level: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start only, with twice
+the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest only, 30: 13, 24 and
+44 came at 55-58 s, by other members too, whose share is smaller now).
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """
@@ -38,11 +38,11 @@ from .pull import PULL, PULL_NEAREST
 FESS_JOINS = 3.0  # CPU seconds before FESS joins the default portfolio
 GREEDY_STOPS = 10.0  # CPU seconds after which the greedy search leaves its time to the others
 FESS_OWN_STOPS = 20.0  # and FESS on its own cells, when FESS counting stranded goals joins
-PORTFOLIO_MEMBERS = (  # the second pull search and fess-aim with twice the others' share
+PORTFOLIO_MEMBERS = (  # the second pull search with twice the others' share, fess-aim (two searches) three times
     f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
     f"search:{FESS}@{FESS_JOINS:g},search:{FESS_OWN}@{FESS_JOINS:g}<{FESS_OWN_STOPS:g},"
     f"backward:{PULL}@{FESS_JOINS:g}*2,search:{FESS_STRANDED}@{FESS_OWN_STOPS:g},"
-    f"search:{FESS_AIM}@{FESS_JOINS:g}*2"
+    f"search:{FESS_AIM}@{FESS_JOINS:g}*3"
 )
 PORTFOLIO_SHARES = ""  # the members' own (*W, else 1)
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone

@@ -23,7 +23,7 @@ def register_engines(register):
     from searchkit import EngineInfo, EngineParam, check_portfolio
 
     from . import engines as e
-    from .aim import AIM_SECONDS, OPEN_SECONDS, sokoban_fess_aim
+    from .aim import AIM_SECONDS, AIMS, BOTH, OPEN_POSITIONS, sokoban_fess_aim
     from .fess import sokoban_fess
     from .fess_pull import sokoban_fess_pull
 
@@ -33,7 +33,7 @@ def register_engines(register):
             e.sokoban_portfolio,
             "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
             " then in turns with a greedy pull search backwards, and after 3 s FESS (and FESS on its own"
-            " cells till 20 s, then FESS counting stranded goals), FESS aimed at an open position found"
+            " cells till 20 s, then FESS counting stranded goals), FESS aimed at open positions found"
             " backwards and a second pull search (nearest-goal and matching in turns)",
             heuristic="used",
             domains=("sokoban",),
@@ -46,7 +46,7 @@ def register_engines(register):
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
                     " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own, search:fess-stranded,"
-                    " search:fess-pull, search:fess-aim or search:fess-aim-far"
+                    " search:fess-pull, search:fess-aim, search:fess-aim-near or search:fess-aim-far"
                     " (@T: joins after T s, <U: stops after U s, *W: a share of W of the time, 1 without)",
                 ),
                 "shares": EngineParam(
@@ -116,16 +116,18 @@ def register_engines(register):
         EngineInfo(
             "sokoban-fess-aim",
             sokoban_fess_aim,
-            "Sokoban: FESS backwards to an open position (boxes off the goals, the floor in one piece, near"
-            " the start), then FESS forwards aimed at it, answering where it meets a position stored backwards",
+            "Sokoban: FESS backwards to open positions (boxes off the goals, the floor in one piece), then FESS"
+            " forwards aimed at the one nearest the start and the one farthest from the goals in turns, answering"
+            " where one meets a position stored backwards",
             domains=("sokoban",),
             warm_up=e.warm_up,
             params={
-                "open_seconds": EngineParam(
-                    "open_seconds",
-                    OPEN_SECONDS,
-                    float,
-                    "CPU seconds of the backward search before the forward one sets out",
+                "open_positions": EngineParam(
+                    "open_positions",
+                    OPEN_POSITIONS,
+                    int,
+                    "positions the backward search stores before the forward one sets out (and again before each"
+                    " next aim)",
                     minimum=0,
                 ),
                 "aim_seconds": EngineParam(
@@ -135,11 +137,12 @@ def register_engines(register):
                     "CPU seconds of the forward search per aim before the backward one goes on (0: till it runs out)",
                     minimum=0,
                 ),
-                "far": EngineParam(
-                    "far",
-                    False,
-                    bool,
-                    "aim at the open positions farthest from the goals, not nearest the start",
+                "aims": EngineParam(
+                    "aims",
+                    BOTH,
+                    str,
+                    "which open positions: nearest the start (near), farthest from the goals (far) or both in turns",
+                    choices=AIMS,
                 ),
             },
         )
