@@ -88,11 +88,12 @@ class OpenPullSearch(PullFessSearch):
         return count
 
     def score(self, boxes: int, region: int) -> Score:
-        home = self.costs.cost(bits(boxes))
+        squares = bits(boxes)
+        home = self.costs.cost(squares)
         if home >= INF:
             return Score(0, 0, 0, 0, 0, INF)  # some box has no start square of its own: dead
         far = self.far
-        last = home if far is None else sum(far[x] for x in bits(boxes))
+        last = home if far is None else sum(far[x] for x in squares)
         features = self.features
         rank = Score(features.connectivity(boxes, region), features.blocked(boxes), self.stuck(boxes), 0, 0, last)
         best = self.best
@@ -119,9 +120,25 @@ class Composite:
     reopened = 0
     status: str | None
     before: dict[str, int] = {}
+    run: Run
 
     def parts(self) -> list[Any]:
         raise NotImplementedError
+
+    def _advance(self, budget: int) -> None:
+        """``budget`` expansions of the part whose turn it is; sets ``status`` when over."""
+        raise NotImplementedError
+
+    def step(self, budget: int | None = None) -> bool:
+        """Up to ``budget`` expansions of the part whose turn it is (all it takes when None,
+        within the limits); True once over."""
+        while self.status is None:
+            self._advance(BATCH if budget is None else budget)
+            if budget is not None:
+                break
+            if self.status is None and self.run.limit_reached(self.expanded, self.generated, self.stored):
+                self.status = LIMIT
+        return self.status is not None
 
     def _sum(self, name: str) -> int:
         return sum(getattr(part, name) for part in self.parts()) + self.before.get(name, 0)
@@ -185,19 +202,11 @@ class AimSearch(Composite):
         # stored, only while it is
         return [self.back] if self.ahead is None else [self.back, self.ahead]
 
-    def step(self, budget: int | None = None) -> bool:
-        """Up to ``budget`` expansions of the search whose turn it is (all it takes when None,
-        within the limits); True once over."""
-        while self.status is None:
-            if self.ahead is None:
-                self._back(BATCH if budget is None else budget)
-            else:
-                self._ahead(BATCH if budget is None else budget)
-            if budget is not None:
-                break
-            if self.run.limit_reached(self.expanded, self.generated, self.stored):
-                self.status = LIMIT
-        return self.status is not None
+    def _advance(self, budget: int) -> None:
+        if self.ahead is None:
+            self._back(budget)
+        else:
+            self._ahead(budget)
 
     def _back(self, budget: int) -> None:
         back = self.back
@@ -213,7 +222,7 @@ class AimSearch(Composite):
             if back.done:
                 self.status = LIMIT
             else:
-                self.open_until, self.opened_at = back.stored + self.open_positions, back.stored
+                self._hand_back()
             return
         if self.observer is not None:
             where = "nearest the start" if back.far is None else "farthest from the goals"
@@ -249,7 +258,11 @@ class AimSearch(Composite):
             for name in self.before:
                 self.before[name] += getattr(ahead, name)
             self.ahead = None
-            self.open_until, self.opened_at = self.back.stored + self.open_positions, self.back.stored
+            self._hand_back()
+
+    def _hand_back(self) -> None:
+        """The backward search's turn for another ``open_positions`` stored positions."""
+        self.open_until, self.opened_at = self.back.stored + self.open_positions, self.back.stored
 
     def stalled(self) -> int:
         """The positions the forward search stored since it last came nearer its aim, or the
@@ -304,21 +317,13 @@ class AimPair(Composite):
     def parts(self) -> list[Any]:
         return self.lanes
 
-    def step(self, budget: int | None = None) -> bool:
-        """Up to ``budget`` expansions of the search whose turn it is (all it takes when None,
-        within the limits); True once over."""
-        while self.status is None:
-            lane = self._turn()
-            lane.step(BATCH if budget is None else budget)
-            if self.fresh is not None:
-                self.fresh.extend(lane.fresh or ())
-            lane.fresh = []
-            self._settle()
-            if budget is not None:
-                break
-            if self.status is None and self.run.limit_reached(self.expanded, self.generated, self.stored):
-                self.status = LIMIT
-        return self.status is not None
+    def _advance(self, budget: int) -> None:
+        lane = self._turn()
+        lane.step(budget)
+        if self.fresh is not None:
+            self.fresh.extend(lane.fresh or ())
+        lane.fresh = []
+        self._settle()
 
     def _turn(self) -> AimSearch:
         first = self.lanes[0]
