@@ -95,29 +95,29 @@ def search_prunes(problem: SokobanProblem, before: tuple[int, int], push: str) -
 
 # the detector, a level whose start is the position before the push, the push, and the
 # detectors to turn off so that nothing fires (a box dead for the side the player is on
-# makes the matching bound infinite too)
+# makes the matching bound infinite too; the cluster proofs see most of these as well)
 DEADLOCKS = [
     (
         "dead-squares",
         "######\n#.$  #\n#.@$ #\n##   #\n#    #\n######\n",
         "R",
-        {"dead-squares", "bipartite", "freeze"},
+        {"dead-squares", "bipartite", "freeze", "cluster"},
     ),  # against the wall between two dead squares: frozen too
     (
         "dead-squares",
         "  ####\n###  ####\n#  @$   #\n# #  #$ #\n# . .#  #\n#########\n",
         "R",
-        {"dead-squares", "bipartite", "corral"},
+        {"dead-squares", "bipartite", "corral", "cluster"},
     ),  # the box can still reach goals, but not pushed from the west (the corral proofs see it too)
-    ("freeze", "######\n#.$ .#\n#  $ #\n#  @ #\n######\n", "U", {"freeze"}),
+    ("freeze", "######\n#.$ .#\n#  $ #\n#  @ #\n######\n", "U", {"freeze", "cluster"}),
     (
         "freeze",
         "#######\n#.#####\n#.#####\n# $ $ #\n#.$@  #\n##    #\n#######\n",
         "L",
-        {"freeze", "corral"},
+        {"freeze", "corral", "cluster"},
     ),  # frozen on its goal, but it shuts the goals above it off (so do the corral proofs)
-    ("corral", "######\n# *  #\n# $@ #\n#.$  #\n#  . #\n######\n", "L", {"corral"}),
-    ("bipartite", "####\n# .#\n#$ ###\n#.   #\n# $@ #\n#  ###\n####\n", "L", {"bipartite"}),
+    ("corral", "######\n# *  #\n# $@ #\n#.$  #\n#  . #\n######\n", "L", {"corral", "cluster"}),
+    ("bipartite", "####\n# .#\n#$ ###\n#.   #\n# $@ #\n#  ###\n####\n", "L", {"bipartite", "cluster"}),
     (None, "#######\n#     #\n#  $@.#\n#     #\n#######\n", "L", set()),
 ]
 
@@ -126,13 +126,16 @@ DEADLOCKS = [
 def test_deadlock_notice_fires_exactly_when_the_search_prunes(detector, text, push, silence):
     level = parse_level(text)
     board = Board(level)
-    for disabled, fires in ((frozenset(), detector is not None), (frozenset(silence), False)):
+    # a corral the search finds shut when it expands the position; the cluster proofs, asked
+    # when it is made, see this one first
+    plain = frozenset({"cluster"}) if detector == "corral" else frozenset()
+    for disabled, fires in ((plain, detector is not None), (frozenset(silence), False)):
         game = SokobanGame(level, "", 1, disabled)
         before = (game.box_bits, game.square)
         assert game.play(push) and game.history == [push]
         why = game.deadlock()
         assert why is None if not fires else why.endswith(f"({detector})"), why
-        assert search_prunes(SokobanProblem(board, "matching", disabled), before, push) is fires
+        assert search_prunes(SokobanProblem(board, "matching", disabled, clusters=True), before, push) is fires
 
 
 @pytest.mark.parametrize("number", [2, 5, 11, 30, 60, 97, 120])
@@ -141,7 +144,7 @@ def test_random_play_warns_exactly_when_the_search_prunes(number):
     board = Board(level)
     rng = random.Random(number)
     for disabled in (frozenset(), frozenset({"freeze", "corral"}), frozenset({"dead-squares", "bipartite"})):
-        problem = SokobanProblem(board, "matching", disabled)
+        problem = SokobanProblem(board, "matching", disabled, clusters=True)  # as the game's warnings
         game = SokobanGame(level, "", 1, disabled)
         compared = warned = 0
         for _ in range(3000):

@@ -135,7 +135,7 @@ def test_the_search_prunes_exactly_what_dead_end_says():
         board, states, _dist = space(text)
         for disabled in SWITCHES:
             for heuristic in ("matching", "nearest-goal"):
-                p = SokobanProblem(board, heuristic, disabled)
+                p = SokobanProblem(board, heuristic, disabled, clusters=True)
                 pruning = p.pruning
                 for s in states:
                     boxes, _player = s

@@ -10,7 +10,8 @@
   checked after every push, not only one that freezes a box, because a push can also take
   away the last box that could still reach a goal behind them (`FrozenOnGoals`);
 * bipartite deadlocks live in the matching heuristic (no perfect matching = dead);
-* corral deadlocks: see `corral.py`.
+* corral deadlocks: see `corral.py`;
+* cluster deadlocks: the boxes round a push, alone, can never all reach goals (`cluster.py`).
 
 Every detector is sound: it only reports positions that no push sequence can solve.
 
@@ -27,8 +28,8 @@ from typing import Any, NamedTuple
 from .board import INF, bits, flood, mask_of, pull_flood
 from .corral import pi_corral_boxes
 
-DETECTORS = ("dead-squares", "freeze", "bipartite", "corral")
-DEAD_SQUARES, FREEZE, BIPARTITE, CORRAL = DETECTORS
+DETECTORS = ("dead-squares", "freeze", "bipartite", "corral", "cluster")
+DEAD_SQUARES, FREEZE, BIPARTITE, CORRAL, CLUSTER = DETECTORS
 FROZEN_MEMO = 1 << 16  # remembered sets of boxes on goals before starting afresh
 
 
@@ -182,7 +183,12 @@ class Pruning:
     """
 
     def __init__(
-        self, board, disabled: frozenset = frozenset(), corral: bool = True, bipartite: bool = True, bound=None
+        self,
+        board,
+        disabled: frozenset = frozenset(),
+        corral: bool = True,
+        bipartite: bool = True,
+        bound=None,
     ):
         self.board = board
         self.disabled = frozenset(disabled)
@@ -196,6 +202,10 @@ class Pruning:
         # the corral proofs (`corral_search.CorralProver`, which builds on the freeze test
         # here), set by the problem when corral pruning is on
         self.prover: Any = None
+        # the cluster proofs (`cluster.ClusterProver`, also built on the freeze test), asked
+        # after `dead_after_push` with the player's square; set by the problem when asked
+        # for (the game's warnings are, the searches are not: see `cluster`)
+        self.clusters: Any = None
 
     def _after_push(self):
         board = self.board
@@ -269,6 +279,10 @@ class Pruning:
             keys = [x * 4 + board.comp_of(x, player) for x in bits(boxes)]
             if self.bound(keys) >= INF:
                 return Deadlock(BIPARTITE, "the boxes can no longer all reach different goals")
+        if self.clusters is not None:  # after the others, which name the cause better
+            for x in bits(boxes) if pushed is None else (pushed,):
+                if self.clusters.dead(x, player, boxes):
+                    return Deadlock(CLUSTER, _describe(CLUSTER, x, boxes, board))
         if self.corral:
             reach = flood(1 << player, board.floor & ~boxes, board.width)
             if self.corral_barrier(boxes, reach) == 0:
@@ -286,6 +300,8 @@ def _describe(detector: str, x: int, boxes: int, board) -> str:
         if all(board.is_goal[b] for b in group):
             return f"boxes frozen on goals seal a goal or a box off ({where} can never move)"
         return f"boxes are frozen in place with one off its goal ({where} can never move)"
+    if detector == CLUSTER:
+        return f"{where} and the boxes near it can never all reach goals, even alone on the board"
     if board.live >> x & 1:
         return f"{where} can reach no goal from the side the player is on"
     return f"{where} is on a square from which no push reaches a goal"

@@ -88,6 +88,7 @@ class MacroMoves:
         self.near = near
         # closed diagonals are frozen boxes in a wider sense: off with the freeze test
         self.diagonal = ClosedDiagonal(problem.board) if problem.pruning.freeze and near is None else None
+        self.clusters = problem.pruning.clusters  # None unless the problem asked for them
 
     def region(self, boxes: int, player: int) -> int:
         b = self.board
@@ -111,6 +112,7 @@ class MacroMoves:
         w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
         region_after = board.region_after
         dead_after_push = self.problem.pruning.dead_after_push
+        clusters = self.clusters
         diagonal, near = self.diagonal, self.near
         pull = near is not None
         out: list[tuple[Macro, State, int]] = []
@@ -142,6 +144,8 @@ class MacroMoves:
                             if dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None:
                                 continue
                             if diagonal is not None and diagonal.dead(dst, nboxes, pos):
+                                continue
+                            if clusters is not None and clusters.dead(dst, pos, nboxes):
                                 continue
                         cregion = region_after(region, low, 1 << dst, player, free & ~(1 << dst))
                         key = (dst, (cregion & -cregion).bit_length() - 1)

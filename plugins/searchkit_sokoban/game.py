@@ -87,7 +87,8 @@ class SokobanGame(GameSession):
             from .heuristics import MATCHING
             from .problem import SokobanProblem
 
-            self._pruning = SokobanProblem(Board(self.level), MATCHING, self.disabled).pruning
+            # with the cluster proofs, which cost a search too much (`cluster`) but not a move
+            self._pruning = SokobanProblem(Board(self.level), MATCHING, self.disabled, clusters=True).pruning
         return self._pruning
 
     def deadlock(self) -> str | None:

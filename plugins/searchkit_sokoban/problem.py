@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, cast
 
 from .board import DIRS, INF, Board, bits, flood
+from .cluster import ClusterProver
 from .corral_search import CorralProver
-from .deadlocks import Pruning
+from .deadlocks import CLUSTER, Pruning
 from .goalroom import GoalRoom, Route
 from .heuristics import MATCHING, NEAREST, RowCosts
 from .packing import Packing
@@ -45,7 +46,10 @@ class Push(NamedTuple):
 
 
 class SokobanProblem:
-    """Push successors with deadlock pruning and an optional incremental heuristic."""
+    """Push successors with deadlock pruning and an optional incremental heuristic.
+
+    ``clusters`` adds the cluster deadlock proofs (`cluster`) to the pruning: the game's
+    warnings ask for them; the searches do not, since they cost more time than they save."""
 
     variant: Callable[[str], Any]  # set by SokobanDomain.make_problem: the level under another heuristic
     member_search: Callable[..., Any]  # set there too: FESS for the portfolio (search:fess)
@@ -61,6 +65,7 @@ class SokobanProblem:
         packing: bool = False,
         tunnels: bool = False,
         goalroom: bool = False,
+        clusters: bool = False,
     ):
         self.board = board
         # the inadmissible goal-room guide replaces the heuristic on levels with a packing order
@@ -86,6 +91,8 @@ class SokobanProblem:
         self.pruning = Pruning(board, disabled, corral=not self.moves, bipartite=rows is not None, bound=self._costs)
         if self.pruning.corral:
             self.pruning.prover = CorralProver(board, self.pruning.dead_squares, self.pruning.frozen_on_goals)
+        if clusters and CLUSTER not in self.pruning.disabled:
+            self.pruning.clusters = ClusterProver(board)  # off by default: see `cluster`
         if heuristic is None:
             # the engines see "no heuristic" (mypy cannot express an instance switching a method off)
             self.heuristic = None  # type: ignore[method-assign, assignment]
@@ -233,6 +240,7 @@ class SokobanProblem:
                 movable = barrier
         side_comp, multi, compidx = board.side_comp, board.multi, board.compidx
         dead_after_push = pruning.dead_after_push
+        clusters = pruning.clusters
         admit = self.admit
         cost_of_keys = self._costs if want_h else None
         prune = pruning.bipartite
@@ -285,6 +293,8 @@ class SokobanProblem:
                         dst += (count - 1) * o
                         nboxes = boxes ^ low ^ (1 << dst)
                         side = side_comp[dst][back]
+                if clusters is not None and clusters.dead(dst, dst - o, nboxes):
+                    continue
                 h = 0
                 if quick:
                     h = still + near_of[dst * 4 + side]
