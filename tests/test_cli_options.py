@@ -243,6 +243,13 @@ def s_no_deadlock(b, tmp):
     refused(*b, "--no-deadlock", "nonsense")
 
 
+def s_cluster_deadlocks(b, tmp):
+    plain = doc(*b, "--engine", "bfs")
+    proved = doc(*b, "--engine", "bfs", "--cluster-deadlocks")
+    assert proved["status"] == plain["status"] == "solved" and proved["cost"] == plain["cost"]
+    assert proved["stats"]["generated"] <= plain["stats"]["generated"]
+
+
 def s_boards(b, tmp):
     code, out, _ = invoke(*b, "--boards")
     assert code == 0 and "after push 1:" in out
@@ -281,6 +288,7 @@ SOKOBAN = {
     "--optimize": s_optimize,
     "--optimal": s_optimal,
     "--no-deadlock": s_no_deadlock,
+    "--cluster-deadlocks": s_cluster_deadlocks,
 }
 
 
@@ -329,6 +337,8 @@ def ch_sokoban_instance(b, tmp):
     assert invoke("check", "sokoban", "microban:2", "--no-deadlock", "nonsense")[0] == 2
     code, out, _ = invoke("check", "sokoban", "microban:2", "--optimal", "--json")
     assert code == 0
+    code, out, _ = invoke("check", "sokoban", "microban:2", "--cluster-deadlocks", "--json")
+    assert code == 0 and json.loads(out)["checks"][0]["detail"] == explored
 
 
 def table() -> dict[tuple[str, str], object]:
@@ -346,7 +356,7 @@ def table() -> dict[tuple[str, str], object]:
     out.update(
         {
             ("check sokoban", o): ch_sokoban_instance
-            for o in ("level_file", "--level", "--no-deadlock", "--optimal", "--optimize")
+            for o in ("level_file", "--level", "--no-deadlock", "--optimal", "--optimize", "--cluster-deadlocks")
         }
     )
     out[("check npuzzle", "--json")] = out[("check sokoban", "--json")] = ch_json

@@ -113,3 +113,17 @@ def test_astar_with_cluster_proofs_finds_the_same_optimal_cost(number):
         assert replay(problem, result) == result.cost
         costs[clusters] = result.cost
     assert costs[True] == costs[False]
+
+
+def test_cluster_deadlocks_option_turns_the_proofs_on_for_the_searches():
+    from searchkit_sokoban.domain import SokobanDomain
+
+    domain = SokobanDomain()
+    heuristic = domain.builtin_heuristics()["matching"]
+    plain = domain.make_problem({"level_file": "microban:2"}, heuristic)
+    proved = domain.make_problem({"level_file": "microban:2", "cluster_deadlocks": True}, heuristic)
+    assert plain.pruning.clusters is None
+    assert proved.pruning.clusters is not None
+    assert proved.variant("nearest-goal").pruning.clusters is not None  # the portfolio's members too
+    off = {"level_file": "microban:2", "cluster_deadlocks": True, "no_deadlock": "cluster"}
+    assert domain.make_problem(off, heuristic).pruning.clusters is None

@@ -23,15 +23,19 @@ sub-search proves its cluster dead, every sub-position it met is dead too (each 
 only to positions it met), and those are remembered as well.
 
 Where it is used: the game's deadlock warning (`game`), where one proof a move costs
-nothing.  The searches leave it off (`Pruning`'s ``clusters``): it prunes, but costs more
-than it saves.  Measured on this machine (`searchkit bench` on Microban and Sasquatch II,
-``-j 2``): Microban's search time 2.3 times as long (19.9 s against 8.7 s for the 155
-levels with the optimizer off, 175 thousand expansions against 221 thousand; linking boxes
-one square apart instead of two, 1.4 times), Sasquatch II 24/50 at 60 s against 25-27 (no
-level gained; 7 and 16 lost, answered late without it); greedy nearest-goal alone with it
-solves none of Sasquatch II 6, 19, 24, 26, 33, 42, 46 in 60 s.  On Sasquatch II 7 it proved
-97 clusters dead in 15,416 sub-searches (29 % of the time), so a level where clusters rarely
-die stops searching them (`FREE_SEARCHES`, `PER_PROOF`).
+nothing, and searches that ask for it (``--cluster-deadlocks``).  The default searches
+leave it off: it prunes, but costs more time than it saves.  Measured on this machine
+(``-j 2``): `configs/microban-cluster.toml`, Microban with the optimizer off, 162 thousand
+expansions against 229 thousand but 17.9 s of search against 12.8 s (1.4 times; 2.3 times
+before a sub-search skipped positions proved dead before and used `Board.region_after`,
+1.4 times then with boxes linked only one square apart); the default with it solved
+Sasquatch II 24/50 at 60 s (`configs/sasquatch.toml`; 25-27 without, no level gained);
+FESS alone took up to twice as long on XSokoban 39 and 71 for the same expansions, and
+checking each position FESS expands instead of each push it makes found nothing dead on
+XSokoban 25 and 39 (12 % slower); greedy nearest-goal alone with it solves none of
+Sasquatch II 6, 19, 24, 26, 33, 42, 46 in 60 s.  On Sasquatch II 7 it proved 97 clusters
+dead in 15,416 sub-searches (29 % of the time), so a search where clusters rarely die
+stops searching them (`FREE_SEARCHES`, `PER_PROOF`).
 """
 
 from __future__ import annotations

@@ -64,6 +64,12 @@ class SokobanDomain(Domain[SokobanProblem]):
         ),
         Param("no_improve", bool, False, help="print the solution as found, without the optimizer's pass", output=True),
         Param("no_deadlock", str, None, help=f"turn detectors off, comma list: {','.join(DETECTORS)} or all"),
+        Param(
+            "cluster_deadlocks",
+            bool,
+            False,
+            help="searches prune cluster deadlocks too (boxes that cannot all reach goals even alone; slower)",
+        ),
         Param("boards", bool, False, help="print the board after every push", output=True),
         Param("gif", str, None, help="write an animated GIF of the solution to this file", output=True),
         Param("png", str, None, help="write the start position as a picture to this PNG file", output=True),
@@ -122,17 +128,23 @@ class SokobanDomain(Domain[SokobanProblem]):
         # tunnel and goal-room macros skip states and make steps of several pushes: only for
         # guided searches without the push-optimality promise of --optimal (breadth-first, too)
         tunnels = not options.get("optimal")
+        # cluster proofs: off unless asked for (they cost the bundled sets more than they save)
+        clusters = bool(options.get("cluster_deadlocks"))
 
         def build(h: Heuristic | None) -> SokobanProblem:
             if h is None:
-                return SokobanProblem(board, None, disabled, optimize)
+                return SokobanProblem(board, None, disabled, optimize, clusters=clusters)
             if h.name in (MATCHING, NEAREST):
-                return SokobanProblem(board, h.name, disabled, optimize, tunnels=tunnels, goalroom=tunnels)
+                return SokobanProblem(
+                    board, h.name, disabled, optimize, tunnels=tunnels, goalroom=tunnels, clusters=clusters
+                )
             if h.name == PACKING:
-                return SokobanProblem(board, NEAREST, disabled, optimize, packing=True, tunnels=tunnels)
+                return SokobanProblem(
+                    board, NEAREST, disabled, optimize, packing=True, tunnels=tunnels, clusters=clusters
+                )
             if h.make is None:  # another plugin's heuristic reaches the problem only through make
                 raise InputError(f"heuristic {h.name!r} has no make function: {self.name} cannot use it")
-            problem = SokobanProblem(board, NEAREST, disabled, optimize, tunnels=tunnels)
+            problem = SokobanProblem(board, NEAREST, disabled, optimize, tunnels=tunnels, clusters=clusters)
             problem.use_foreign_heuristic(h.make(problem))
             return problem
 
