@@ -80,8 +80,8 @@ class ClusterProver:
         self.proved = 0  # of which proved a deadlock
 
     def cluster(self, dst: int, boxes: int) -> int:
-        """The boxes linked to ``dst`` by chains of boxes at most two squares apart (a mask),
-        cut to the `MAX_BOXES` nearest ``dst`` when there are more."""
+        """The boxes linked to ``dst`` by chains of boxes at most ``radius`` rows and columns
+        apart (a mask), cut to the ``max_boxes`` nearest ``dst`` when there are more."""
         w, nearby = self.board.width, self.nearby
         comp, todo = 0, 1 << dst
         while todo:
@@ -103,8 +103,8 @@ class ClusterProver:
             return False  # a box alone: the dead squares' business
         board = self.board
         group = self.cluster(dst, boxes)
-        if group & (group - 1) == 0 or not group & ~board.goals:
-            return False  # one box (the dead squares' business), or all on goals
+        if not group & ~board.goals:
+            return False  # all on goals
         asked = self.asked.get((group, player))
         if asked is not None:
             return asked
@@ -120,7 +120,7 @@ class ClusterProver:
         return known
 
     def _apart(self, boxes: int) -> bool:
-        """No box off goal has another box of ``boxes`` within two squares."""
+        """No box off goal has another box of ``boxes`` within ``radius`` rows and columns."""
         nearby = self.nearby
         return not any(nearby[x] & boxes for x in bits(boxes & ~self.board.goals))
 

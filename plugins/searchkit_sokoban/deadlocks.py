@@ -183,12 +183,7 @@ class Pruning:
     """
 
     def __init__(
-        self,
-        board,
-        disabled: frozenset = frozenset(),
-        corral: bool = True,
-        bipartite: bool = True,
-        bound=None,
+        self, board, disabled: frozenset = frozenset(), corral: bool = True, bipartite: bool = True, bound=None
     ):
         self.board = board
         self.disabled = frozenset(disabled)

@@ -88,7 +88,6 @@ class MacroMoves:
         self.near = near
         # closed diagonals are frozen boxes in a wider sense: off with the freeze test
         self.diagonal = ClosedDiagonal(problem.board) if problem.pruning.freeze and near is None else None
-        self.clusters = problem.pruning.clusters  # None unless the problem asked for them
 
     def region(self, boxes: int, player: int) -> int:
         b = self.board
@@ -112,7 +111,7 @@ class MacroMoves:
         w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
         region_after = board.region_after
         dead_after_push = self.problem.pruning.dead_after_push
-        clusters = self.clusters
+        clusters = self.problem.pruning.clusters  # None unless the problem asked for them
         diagonal, near = self.diagonal, self.near
         pull = near is not None
         out: list[tuple[Macro, State, int]] = []
