@@ -1,0 +1,291 @@
+"""The compiled push search (`push_kernel`) as a steppable search and an engine.
+
+``sokoban-compiled`` is A* on the matching bound over single pushes at about ten times the
+Python search's expansions a second (weight 1: push-optimal answers; Microban 111 and 139
+in 1-7 s where the Python A* needs more than 10), and weighted A* with ``--weight``.  In
+the default portfolio it is ``search:compiled``, weighted A* at weight 3: a level of a
+dozen boxes whose trouble is the order of its pushes (Sasquatch II 19: 2.6 million
+expansions) is out of the Python searches' reach in a minute and in its reach in seconds.
+It needs numba (``pip install searchkit[fast]``); where numba is missing the member is left
+out of the portfolio and the engine says how to get it.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from importlib.util import find_spec
+from typing import Any
+
+from searchkit import InputError, Limits, Observer, Result
+from searchkit.engines.run import Run
+from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
+
+from .board import Board, bits, flood
+from .levels import parse_levels
+from .problem import Push, SokobanProblem
+
+State = tuple[int, int]
+INITIAL_STATES = 1 << 14  # rows of the first arrays (doubled as needed)
+MAX_STATES = 6_000_000  # a member stops here (about 100 bytes a position: well under the bench's 2 GB)
+STEP_FACTOR = 8  # expansions per step asked: its nodes cost a tenth of the Python searches'
+COMPILED = "compiled"  # the portfolio member's name (search:compiled)
+MEMBER_WEIGHT = 3.0  # the portfolio member's weight
+DISABLE_ENV = "SEARCHKIT_NO_NUMBA"  # set to 1: no compiled code (as for the n-puzzle's)
+WARM_UP_LEVEL = "#######\n#@$ . #\n#######"
+
+
+def compiled_available() -> bool:
+    """Whether the kernel can run here (numba installed, not disabled), found without
+    importing numba, which takes a while."""
+    return not os.environ.get(DISABLE_ENV) and find_spec("numba") is not None
+
+
+def weights_of(weight: float) -> tuple[int, int]:
+    """``(wg, wh)``: integers with ``wh / wg`` within 1/100 of ``weight`` and not above it."""
+    if not weight >= 1 or weight == float("inf"):
+        raise InputError(f"--weight must be a finite number of at least 1 (got {weight})")
+    ratio = Fraction(weight).limit_denominator(100)
+    if ratio > weight:
+        ratio = Fraction(int(weight * 100), 100)
+    return ratio.denominator, ratio.numerator
+
+
+class CompiledPushSearch:
+    """Best-first search over single pushes in compiled code, stepped from Python.
+
+    Positions live in the kernel's arrays; only the answer's path becomes Python objects.
+    It meets no backward search (``fresh`` stays None): its positions are not collected.
+    """
+
+    backward = False
+
+    def __init__(
+        self,
+        problem: SokobanProblem,
+        *,
+        weight: float = 1.0,
+        name: str = "sokoban-compiled",
+        limits: Limits | None = None,
+        observer: Observer | None = None,
+        max_states: int = MAX_STATES,
+        start: State | None = None,
+    ):
+        if not compiled_available():
+            raise InputError(f"{name} needs numba: pip install 'searchkit[fast]'")
+        if problem.moves:
+            raise InputError(f"{name} counts pushes: use --optimize pushes")
+        import numpy as np
+
+        from . import push_kernel as kernel
+
+        self.kernel, self.np = kernel, np
+        self.problem = problem
+        self.run = Run(name, limits, observer)
+        self.status: str | None = None
+        self.fresh: list[State] | None = None
+        self.max_states = max_states
+        self.wg, self.wh = weights_of(weight)
+        board = problem.board
+        self.board = board
+        pruning = problem.pruning
+        self.flags = (
+            (kernel.FREEZE if pruning.freeze else 0)
+            | (kernel.BIPARTITE if pruning.bipartite else 0)
+            | (kernel.CORRAL if pruning.corral else 0)
+            | (kernel.REOPEN if self.wh <= self.wg else 0)
+        )
+        size = board.size
+        self.nbr, self.floor, self.dead, self.goal, self.dist, self.comp = _tables(board, pruning.dead_squares, np)
+        self.nboxes = board.start_boxes.bit_count()
+        self.nwords = (size + 63) // 64 + 1
+        self._arrays(INITIAL_STATES)
+        self.work = kernel.scratch(size, self.nboxes)
+        self.start = start if start is not None else problem.initial_state()
+        boxes, player = self.start
+        for b in bits(boxes):
+            self.keys[0, b >> 6] |= np.uint64(1 << (b & 63))
+        self.keys[0, self.nwords - 1] = player
+        kernel.rehash(self.keys, 1, self.table, self.nwords)
+        self.meta[kernel.M_STATES] = 1
+        self.meta[kernel.M_HEAP] = kernel.heap_push(self.hf, self.hh, self.hi, 0, 0, 0, 0)
+        self.max_frontier = 1
+
+    def _arrays(self, cap: int) -> None:
+        np = self.np
+        self.keys = np.zeros((cap, self.nwords), np.uint64)
+        self.parent = np.zeros(cap, np.int32)
+        self.move = np.zeros(cap, np.int32)
+        self.gs = np.zeros(cap, np.int32)
+        self.closed = np.zeros(cap, np.uint8)
+        self.table = np.zeros(2 * cap, np.int32)
+        self.hf = np.zeros(cap, np.int64)
+        self.hh = np.zeros(cap, np.int32)
+        self.hi = np.zeros(cap, np.int32)
+        if not hasattr(self, "meta"):
+            self.meta = np.zeros(8, np.int64)
+
+    def _grow(self) -> bool:
+        """Double the arrays (False past ``max_states``)."""
+        np = self.np
+        cap = 2 * self.keys.shape[0]
+        if cap > 2 * self.max_states:
+            return False
+        self.keys = np.concatenate([self.keys, np.zeros_like(self.keys)])
+        for name in ("parent", "move", "gs", "closed", "hf", "hh", "hi"):
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+        self.table = np.zeros(2 * cap, np.int32)
+        self.kernel.rehash(self.keys, self.stored, self.table, self.nwords)
+        return True
+
+    # -- counters (the portfolio and `Result` read them) ---------------------------------------
+    @property
+    def expanded(self) -> int:
+        return int(self.meta[self.kernel.M_EXPANDED])
+
+    @property
+    def generated(self) -> int:
+        return int(self.meta[self.kernel.M_GENERATED])
+
+    @property
+    def duplicates(self) -> int:
+        return int(self.meta[self.kernel.M_DUPLICATES])
+
+    @property
+    def reopened(self) -> int:
+        return int(self.meta[self.kernel.M_REOPENED])
+
+    @property
+    def stored(self) -> int:
+        return int(self.meta[self.kernel.M_STATES])
+
+    @property
+    def frontier(self) -> int:
+        return int(self.meta[self.kernel.M_HEAP])
+
+    @property
+    def done(self) -> bool:
+        return self.status is not None
+
+    def step(self, budget: int | None = None) -> bool:
+        """Expand up to ``STEP_FACTOR * budget`` positions (all it takes when None); True once over."""
+        if self.status is not None:
+            return True
+        kernel, run = self.kernel, self.run
+        left = None if budget is None else max(1, budget) * STEP_FACTOR
+        while left is None or left > 0:
+            chunk = 4096 if left is None else min(left, 4096)
+            before = self.expanded
+            occ, buf, cost, work = self.work
+            code = kernel.run(
+                self.keys, self.parent, self.move, self.gs, self.closed, self.table,
+                self.hf, self.hh, self.hi, self.meta,
+                self.nbr, self.floor, self.dead, self.goal, self.dist, self.comp,
+                self.nboxes, self.wg, self.wh, self.flags, chunk, occ, buf, cost, work,
+            )  # fmt: skip
+            if left is not None:
+                left -= max(1, self.expanded - before)
+            self.max_frontier = max(self.max_frontier, self.frontier)
+            if code == kernel.SOLVED:
+                self.status = SOLVED
+                return True
+            if code == kernel.EXHAUSTED:
+                self.status = NO_SOLUTION
+                return True
+            if code == kernel.FULL and not self._grow():
+                self.status = LIMIT
+                run.reason = "memory"
+                return True
+            if budget is None and run.limit_reached(self.expanded, self.generated, self.stored):
+                self.status = LIMIT
+                return True
+        return False
+
+    def knows(self, state: State) -> bool:  # pragma: no cover - fresh stays None: never asked
+        return False
+
+    def path(self) -> tuple[list, list, int]:
+        """The pushes from the start to the goal found, with the position after each."""
+        kernel, board = self.kernel, self.board
+        i = int(self.meta[kernel.M_GOAL])
+        chain = []
+        while i != 0:
+            chain.append(int(self.move[i]))
+            i = int(self.parent[i])
+        chain.reverse()
+        w, floor, offsets = board.width, board.floor, board.offsets
+        boxes = self.start[0]
+        pushes, states = [], [self.start]
+        for m in chain:
+            src, k = divmod(m, 4)
+            dst = src + offsets[k]
+            boxes ^= (1 << src) | (1 << dst)
+            region = flood(1 << src, floor & ~boxes, w)
+            pushes.append(Push(src, k, w))
+            states.append((boxes, (region & -region).bit_length() - 1))
+        return pushes, states, len(pushes)
+
+    def result(self) -> Result:
+        self.run.count(
+            expanded=self.expanded,
+            generated=self.generated,
+            duplicates=self.duplicates,
+            reopened=self.reopened,
+            stored=self.stored,
+            max_frontier=self.max_frontier,
+        )
+        if self.status == SOLVED:
+            return self.run.result(SOLVED, self.path())
+        return self.run.result(self.status or LIMIT)
+
+
+def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
+    """The board as the kernel reads it: neighbours per direction (-1: wall), floor, dead
+    squares, goals, push distances per (square, player's side) and goal, and the side index
+    of every square seen from a cut square (0 elsewhere)."""
+    from .push_kernel import BIG
+
+    size = board.size
+    nbr = np.full((size, 4), -1, np.int64)
+    floor_bits = board.floor
+    for x in bits(floor_bits):
+        for k, o in enumerate(board.offsets):
+            y = x + o
+            if 0 <= y < size and floor_bits >> y & 1:
+                nbr[x, k] = y
+    floor = np.array([floor_bits >> x & 1 for x in range(size)], np.uint8)
+    dead = np.array([0 if (board.live >> x & 1 or not use_dead) else 1 for x in range(size)], np.uint8)
+    goal = np.array(list(board.is_goal), np.uint8)
+    ngoals = len(board.goal_list)
+    dist = np.full((size * 4, ngoals), BIG, np.int64)
+    comp = np.zeros((size, size), np.int8)
+    for x in bits(floor_bits):
+        for c, row in enumerate(board.rowdist[x]):
+            for j, d in enumerate(row):
+                if d != float("inf"):
+                    dist[x * 4 + c, j] = int(d)
+        if board.multi[x]:
+            comp[x, :] = np.frombuffer(bytes(board.compidx[x]), np.int8)
+    return nbr, floor, dead, goal, dist, comp
+
+
+def sokoban_compiled(
+    problem: Any,
+    *,
+    weight: float = 1.0,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+) -> Result:
+    """A* (weighted with ``weight`` > 1) on the matching bound in compiled code."""
+    search = CompiledPushSearch(problem, weight=weight, limits=limits, observer=observer)
+    search.step()
+    return search.result()
+
+
+def warm_up() -> None:
+    """Load the compiled kernel (compiling it the first time, cached on disk after) by
+    solving a one-push level, e.g. in a benchmark's parent process."""
+    if compiled_available():
+        board = Board(parse_levels(WARM_UP_LEVEL)[0])
+        CompiledPushSearch(SokobanProblem(board)).step()

@@ -1,0 +1,528 @@
+"""A compiled push search (numba): best-first over push positions at native speed.
+
+The Python push search (`problem`) prunes more per position but expands about 10,000 a
+second; a level of a dozen boxes whose trouble is the order of its boxes, not its dead
+ends, needs millions (Sasquatch II 19: 3.6 million by A* on the matching bound).  This is
+the same search with the cheap, strong parts only - dead squares, freeze deadlocks, the
+matching bound (a minimum-cost assignment of boxes to goals, infinite when none exists),
+the player's normalised square - over arrays: a position is its boxes as a bit set in
+64-bit words and the player's lowest reachable square; an open-addressing table maps
+positions to their index; parents and pushes are kept per index for the path.
+
+Everything here works on plain integer arrays and is driven by `run` in budgets of
+expansions, so the Python side (`compiled_search`) can step it inside a portfolio.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BIG = 1 << 20  # an unreachable box-goal pair's cost; a matching cost at or past it is a deadlock
+# run's return codes
+RUNNING, SOLVED, EXHAUSTED, FULL = 0, 1, 2, 3
+# run's flags
+FREEZE, BIPARTITE, CORRAL, REOPEN = 1, 2, 4, 8
+# meta array slots
+M_STATES, M_HEAP, M_EXPANDED, M_GENERATED, M_DUPLICATES, M_GOAL, M_STAMP, M_REOPENED = range(8)
+
+
+@njit(cache=True)
+def _low_bit(low):
+    """The index of the one set bit of ``low`` (a power of two below 2**64)."""
+    b = 0
+    if low >> np.uint64(32):
+        b += 32
+        low >>= np.uint64(32)
+    if low >> np.uint64(16):
+        b += 16
+        low >>= np.uint64(16)
+    if low >> np.uint64(8):
+        b += 8
+        low >>= np.uint64(8)
+    if low >> np.uint64(4):
+        b += 4
+        low >>= np.uint64(4)
+    if low >> np.uint64(2):
+        b += 2
+        low >>= np.uint64(2)
+    if low >> np.uint64(1):
+        b += 1
+    return b
+
+
+@njit(cache=True)
+def _hash(keys, i, nwords):
+    h = np.uint64(1469598103934665603)
+    for t in range(nwords):
+        h ^= keys[i, t]
+        h *= np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _find(keys, table, i, nwords, mask):
+    """Slot of position ``i``'s key in ``table``: where it is, or the empty slot it would take."""
+    slot = np.int64(_hash(keys, i, nwords) & np.uint64(mask))
+    while True:
+        j = table[slot]
+        if j == 0:
+            return slot
+        j -= 1
+        same = True
+        for t in range(nwords):
+            if keys[j, t] != keys[i, t]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def rehash(keys, count, table, nwords):
+    """Fill an emptied ``table`` (a power of two long) with the first ``count`` positions."""
+    mask = table.shape[0] - 1
+    for i in range(count):
+        table[_find(keys, table, i, nwords, mask)] = i + 1
+
+
+@njit(cache=True)
+def heap_push(hf, hh, hi, size, f, h, i):
+    """Add index ``i`` at ``(f, h)`` to the binary heap of ``size`` entries; the new size."""
+    k = size
+    hf[k] = f
+    hh[k] = h
+    hi[k] = i
+    while k > 0:
+        p = (k - 1) >> 1
+        if hf[p] < f or (hf[p] == f and hh[p] <= h):
+            break
+        hf[k], hh[k], hi[k] = hf[p], hh[p], hi[p]
+        k = p
+    hf[k] = f
+    hh[k] = h
+    hi[k] = i
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(hf, hh, hi, size):
+    """The heap's least ``(f, h)`` entry's index, and the new size."""
+    top = hi[0]
+    size -= 1
+    f, h, i = hf[size], hh[size], hi[size]
+    k = 0
+    while True:
+        c = 2 * k + 1
+        if c >= size:
+            break
+        if c + 1 < size and (hf[c + 1] < hf[c] or (hf[c + 1] == hf[c] and hh[c + 1] < hh[c])):
+            c += 1
+        if hf[c] > f or (hf[c] == f and hh[c] >= h):
+            break
+        hf[k], hh[k], hi[k] = hf[c], hh[c], hi[c]
+        k = c
+    if size > 0:
+        hf[k] = f
+        hh[k] = h
+        hi[k] = i
+    return top, size
+
+
+@njit(cache=True)
+def _matching(cost, n, u, v, p, way, minv, used):
+    """Minimum-cost perfect assignment of ``n`` boxes (rows) to goals (columns), the
+    Hungarian method with potentials (1-based ``cost``); BIG or more when none exists."""
+    for j in range(n + 1):
+        u[j] = 0
+        v[j] = 0
+        p[j] = 0
+        way[j] = 0
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        for j in range(n + 1):
+            minv[j] = 1 << 40
+            used[j] = False
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta = 1 << 40
+            j1 = 0
+            for j in range(1, n + 1):
+                if not used[j]:
+                    cur = cost[i0, j] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    total = 0
+    for j in range(1, n + 1):
+        total += cost[p[j], j]
+    return total
+
+
+@njit(cache=True)
+def _freeze_dead(dst, occ, nbr, dead, goal, seen, meta, members):
+    """After a push onto ``dst``: whether some box off a goal can never move again.
+
+    The boxes joined to ``dst`` through neighbouring boxes are taken as frozen, then every
+    one with an axis free of walls, of dead squares on both sides and of boxes still taken
+    as frozen is let go, until none is: what is left cannot move first, so never moves
+    (the freeze test of Sokoban solvers, as a greatest fixed point: no recursion).
+    """
+    meta[M_STAMP] += 1
+    stamp = meta[M_STAMP]
+    seen[dst] = stamp
+    members[0] = dst
+    n = 1
+    head = 0
+    while head < n:
+        x = members[head]
+        head += 1
+        for k in range(4):
+            y = nbr[x, k]
+            if y >= 0 and occ[y] and seen[y] != stamp:
+                seen[y] = stamp
+                members[n] = y
+                n += 1
+    changed = True
+    while changed:
+        changed = False
+        for m in range(n):
+            x = members[m]
+            if seen[x] != stamp:
+                continue
+            free = False
+            for axis in range(2):
+                a = nbr[x, 2 * axis]
+                b = nbr[x, 2 * axis + 1]
+                if a < 0 or b < 0 or (dead[a] and dead[b]):
+                    continue
+                if (occ[a] and seen[a] == stamp) or (occ[b] and seen[b] == stamp):
+                    continue
+                free = True
+                break
+            if free:
+                seen[x] = 0
+                changed = True
+    for m in range(n):
+        x = members[m]
+        if seen[x] == stamp and not goal[x]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _reach(player, occ, nbr, seen, stamp, stack):
+    """Mark the squares the player reaches (``seen == stamp``); the lowest of them."""
+    seen[player] = stamp
+    stack[0] = player
+    top = 1
+    low = player
+    while top:
+        top -= 1
+        x = stack[top]
+        if x < low:
+            low = x
+        for k in range(4):
+            y = nbr[x, k]
+            if y >= 0 and not occ[y] and seen[y] != stamp:
+                seen[y] = stamp
+                stack[top] = y
+                top += 1
+    return low
+
+
+@njit(cache=True)
+def _find_root(uf, a):
+    while uf[a] != a:
+        uf[a] = uf[uf[a]]
+        a = uf[a]
+    return a
+
+
+@njit(cache=True)
+def _pi_corral(occ, reached, stamp, nbr, floor, dead, goal, boxlist, n, area, uf, group, scratch):
+    """The PI-corral with the fewest inward pushes (see `corral`): its root in ``group``
+    (the barrier boxes are those whose ``group`` is it), -1 for none, -2 for one with no
+    inward push (the position is dead).  ``reached[x] == stamp``: the player's squares."""
+    size = occ.shape[0]
+    for x in range(size):
+        area[x] = -1
+    areas = 0
+    for x in range(size):
+        if area[x] >= 0 or occ[x] or reached[x] == stamp or not floor[x]:
+            continue
+        area[x] = areas
+        scratch[0] = x
+        top = 1
+        while top:
+            top -= 1
+            y = scratch[top]
+            for k in range(4):
+                z = nbr[y, k]
+                if z >= 0 and area[z] < 0 and not occ[z] and reached[z] != stamp:
+                    area[z] = areas
+                    scratch[top] = z
+                    top += 1
+        uf[areas] = areas
+        areas += 1
+    if areas == 0:
+        return -1
+    # areas sharing a barrier box are one corral
+    for i in range(n):
+        b = boxlist[i]
+        first = -1
+        for k in range(4):
+            y = nbr[b, k]
+            if y >= 0 and area[y] >= 0:
+                if first < 0:
+                    first = _find_root(uf, area[y])
+                else:
+                    r = _find_root(uf, area[y])
+                    if r != first:
+                        uf[r] = first
+    for i in range(n):
+        b = boxlist[i]
+        group[b] = -1
+        for k in range(4):
+            y = nbr[b, k]
+            if y >= 0 and area[y] >= 0:
+                group[b] = _find_root(uf, area[y])
+                break
+    # per corral root: 1 open to the player / solved is decided below; pushes counted here
+    pushes = scratch  # reused: scratch[r] pushes, scratch[areas + r] flags (1 fails, 2 unsolved)
+    for r in range(2 * areas):
+        pushes[r] = 0
+    for x in range(size):
+        if area[x] >= 0 and goal[x]:
+            pushes[areas + _find_root(uf, area[x])] |= 2
+    for i in range(n):
+        b = boxlist[i]
+        r = group[b]
+        if r < 0:
+            continue
+        if not goal[b]:
+            pushes[areas + r] |= 2
+        for k in range(4):
+            dst = nbr[b, k]
+            ps = nbr[b, k ^ 1]
+            if dst < 0 or ps < 0 or dead[dst]:
+                continue
+            into = area[dst] >= 0 and _find_root(uf, area[dst]) == r
+            barrier_dst = occ[dst] and group[dst] == r
+            if reached[ps] == stamp:
+                if into:
+                    pushes[r] += 1
+                elif not barrier_dst:
+                    pushes[areas + r] |= 1  # a push out of the corral: not a PI-corral
+            elif occ[ps] and group[ps] != r and not barrier_dst:
+                pushes[areas + r] |= 1  # a box outside may free this push later
+    best = -1
+    fewest = 1 << 30
+    for r in range(areas):
+        if uf[r] != r or pushes[areas + r] != 2:
+            continue
+        if pushes[r] < fewest:
+            fewest = pushes[r]
+            best = r
+    if best >= 0 and fewest == 0:
+        return -2
+    return best
+
+
+@njit(cache=True)
+def _h(nboxes, boxlist, dist, comp, player, cost, work):
+    """The matching bound of the boxes in ``boxlist``, the player on ``player``: a box's
+    distances are those from the player's side of it (``comp``, 0 off cut squares)."""
+    u, v, p, way, minv, used = work
+    for i in range(nboxes):
+        b = boxlist[i]
+        row = dist[b * 4 + comp[b, player]]
+        for j in range(nboxes):
+            cost[i + 1, j + 1] = row[j]
+    return _matching(cost, nboxes, u, v, p, way, minv, used)
+
+
+def scratch(size: int, nboxes: int) -> tuple:
+    """The working arrays `run` reuses from call to call (a board of ``size`` squares)."""
+    n = nboxes + 1
+    return (
+        np.zeros(size, np.uint8),  # occupied squares
+        np.zeros((9, 2 * size + 2), np.int64),  # marks x2, stack, areas, union-find, groups, spare, boxes, cluster
+        np.zeros((n, n), np.int64),  # the assignment's costs
+        (
+            np.zeros(n, np.int64),
+            np.zeros(n, np.int64),
+            np.zeros(n, np.int64),
+            np.zeros(n, np.int64),
+            np.zeros(n, np.int64),
+            np.zeros(n, np.bool_),
+        ),
+    )
+
+
+@njit(cache=True)
+def run(
+    keys,
+    parent,
+    move,
+    gs,
+    closed,
+    table,
+    hf,
+    hh,
+    hi,
+    meta,
+    nbr,
+    floor,
+    dead,
+    goal,
+    dist,
+    comp,
+    nboxes,
+    wg,
+    wh,
+    flags,
+    budget,
+    occ,
+    buf,
+    cost,
+    work,
+):
+    """Expand up to ``budget`` positions (``f = wg * g + wh * h``, ties to the lower h):
+    RUNNING, SOLVED (``meta[M_GOAL]`` is the goal's index), EXHAUSTED or FULL (the arrays
+    need room: grow them and call again).  ``flags``: FREEZE, BIPARTITE, CORRAL, REOPEN."""
+    size = nbr.shape[0]
+    seen, seen2, stack, area, uf, group, spare, boxlist, members = (
+        buf[0],
+        buf[1],
+        buf[2],
+        buf[3],
+        buf[4],
+        buf[5],
+        buf[6],
+        buf[7],
+        buf[8],
+    )
+    nwords = keys.shape[1]
+    width = nwords - 1  # the last word is the player's square
+    cap = keys.shape[0]
+    mask = table.shape[0] - 1
+    room_needed = 4 * nboxes + 1
+    done = 0
+    while done < budget:
+        if meta[M_HEAP] == 0:
+            return EXHAUSTED
+        room = meta[M_STATES] + room_needed
+        if room >= cap or 2 * room >= table.shape[0] or meta[M_HEAP] + room_needed >= hf.shape[0]:
+            return FULL
+        i, meta[M_HEAP] = _heap_pop(hf, hh, hi, meta[M_HEAP])
+        if closed[i]:
+            continue
+        closed[i] = 1
+        done += 1
+        meta[M_EXPANDED] += 1
+        for x in range(size):
+            occ[x] = 0
+        n = 0
+        allgoal = True
+        for t in range(width):
+            word = keys[i, t]
+            base = t * 64
+            while word:
+                low = word & (~word + np.uint64(1))
+                b = base + _low_bit(low)
+                occ[b] = 1
+                boxlist[n] = b
+                n += 1
+                if not goal[b]:
+                    allgoal = False
+                word ^= low
+        if allgoal:
+            meta[M_GOAL] = i
+            return SOLVED
+        meta[M_STAMP] += 1
+        stamp = meta[M_STAMP]
+        _reach(np.int64(keys[i, width]), occ, nbr, seen2, stamp, stack)
+        best = -1
+        if flags & CORRAL:
+            best = _pi_corral(occ, seen2, stamp, nbr, floor, dead, goal, boxlist, n, area, uf, group, spare)
+            if best == -2:
+                continue  # a corral no push can open
+        g = gs[i] + 1
+        for bi in range(n):
+            src = boxlist[bi]
+            if best >= 0 and group[src] != best:
+                continue
+            for k in range(4):
+                dst = nbr[src, k]
+                back = nbr[src, k ^ 1]
+                if dst < 0 or back < 0 or occ[dst] or dead[dst] or seen2[back] != stamp:
+                    continue
+                occ[src] = 0
+                occ[dst] = 1
+                if flags & FREEZE and _freeze_dead(dst, occ, nbr, dead, goal, seen, meta, members):
+                    occ[dst] = 0
+                    occ[src] = 1
+                    continue
+                meta[M_GENERATED] += 1
+                c = meta[M_STATES]
+                for t in range(width):
+                    keys[c, t] = keys[i, t]
+                keys[c, src >> 6] ^= np.uint64(1) << np.uint64(src & 63)
+                keys[c, dst >> 6] ^= np.uint64(1) << np.uint64(dst & 63)
+                meta[M_STAMP] += 1
+                keys[c, width] = _reach(src, occ, nbr, seen, meta[M_STAMP], stack)
+                slot = _find(keys, table, c, nwords, mask)
+                j = table[slot]
+                if j:
+                    j -= 1
+                    meta[M_DUPLICATES] += 1
+                    # a shorter way files it again (a closed one only when reopening)
+                    if g < gs[j] and (not closed[j] or flags & REOPEN):
+                        gs[j] = g
+                        parent[j] = i
+                        move[j] = src * 4 + k
+                        if closed[j]:
+                            closed[j] = 0
+                            meta[M_REOPENED] += 1
+                        boxlist[bi] = dst
+                        h = min(_h(n, boxlist, dist, comp, src, cost, work), BIG)
+                        boxlist[bi] = src
+                        meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, j)
+                else:
+                    boxlist[bi] = dst
+                    h = min(_h(n, boxlist, dist, comp, src, cost, work), BIG)
+                    boxlist[bi] = src
+                    if h < BIG or not flags & BIPARTITE:
+                        table[slot] = c + 1
+                        gs[c] = g
+                        parent[c] = i
+                        move[c] = src * 4 + k
+                        closed[c] = 0
+                        meta[M_STATES] = c + 1
+                        meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, c)
+                occ[dst] = 0
+                occ[src] = 1
+    return RUNNING

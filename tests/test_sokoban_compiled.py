@@ -1,0 +1,153 @@
+"""``sokoban-compiled`` and ``search:compiled``: the push search in compiled code (numba).
+
+The oracle is the whole push graph of tiny levels (`test_sokoban_deadlocks.space`): from
+every reachable position, A* in the kernel must find the true push distance when there is
+one and run out of positions when there is none (its pruning is sound); weighted answers
+must replay; the Python A* on the same bound must agree on Microban's optimal costs.
+"""
+
+from __future__ import annotations
+
+import pytest
+from searchkit_sokoban.board import Board, bits, flood
+from searchkit_sokoban.compiled_search import DISABLE_ENV, CompiledPushSearch, compiled_available, weights_of
+from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
+from searchkit_sokoban.problem import SokobanProblem
+from test_sokoban_deadlocks import TINY, space
+
+from searchkit import InputError, Limits
+from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
+from searchkit.solving import execute, prepare
+
+pytestmark = pytest.mark.skipif(not compiled_available(), reason="numba is not installed")
+
+LEVELS = TINY + [lv.text() for lv in parse_levels(bundled_text("microban"))[:3]]
+
+
+def replays(board: Board, start, pushes) -> bool:
+    """Whether ``pushes`` are legal from ``start`` in turn and leave every box on a goal."""
+    boxes, player = start
+    for p in pushes:
+        o = board.offsets[p.direction]
+        src, dst = p.square, p.square + o
+        reach = flood(1 << player, board.floor & ~boxes, board.width)
+        if not (boxes >> src & 1 and reach >> (src - o) & 1 and (board.floor & ~boxes) >> dst & 1):
+            return False
+        boxes ^= (1 << src) | (1 << dst)
+        player = src
+    return boxes == board.goals
+
+
+@pytest.mark.parametrize("text", LEVELS)
+def test_astar_finds_every_true_distance_and_proves_every_dead_position(text):
+    board, states, dist = space(text)
+    problem = SokobanProblem(board, "matching")
+    for s in states:
+        search = CompiledPushSearch(problem, start=s)
+        search.step()
+        if s in dist:
+            assert search.status == SOLVED, s
+            pushes, path_states, cost = search.path()
+            assert cost == dist[s] and len(path_states) == cost + 1
+            assert replays(board, s, pushes)
+        else:
+            assert search.status == NO_SOLUTION, s
+
+
+@pytest.mark.parametrize("weight", [1.5, 3.0])
+@pytest.mark.parametrize("text", LEVELS)
+def test_weighted_answers_replay_within_the_weight(text, weight):
+    board, _states, dist = space(text)
+    problem = SokobanProblem(board, "matching")
+    search = CompiledPushSearch(problem, weight=weight)
+    search.step()
+    assert search.status == SOLVED
+    pushes, _states, cost = search.path()
+    assert replays(board, problem.initial_state(), pushes)
+    assert dist[problem.initial_state()] <= cost <= weight * dist[problem.initial_state()]
+
+
+@pytest.mark.parametrize("number", [2, 5, 10, 20, 33, 50])
+def test_the_same_optimal_costs_as_the_python_astar(number):
+    level = f"microban:{number}"
+    compiled = execute(prepare("sokoban", {"level_file": level}, engine="sokoban-compiled"), Limits(timeout_s=30))
+    python = execute(
+        prepare("sokoban", {"level_file": level, "optimal": True}, engine="astar", heuristic="matching"),
+        Limits(timeout_s=30),
+    )
+    assert compiled.solved and python.solved  # execute replays the LURD on the level text
+    assert compiled.cost == python.cost
+    assert compiled.guarantee == "optimal"
+
+
+def test_pruning_switched_off_keeps_the_costs():
+    level = "microban:10"
+    costs = set()
+    for off in (None, "corral", "freeze", "all"):
+        options = {"level_file": level, "no_deadlock": off} if off else {"level_file": level}
+        result = execute(prepare("sokoban", options, engine="sokoban-compiled"), Limits(timeout_s=30))
+        assert result.solved
+        costs.add(result.cost)
+    assert len(costs) == 1
+
+
+def test_limits_stop_it_with_its_counts():
+    job = prepare("sokoban", {"level_file": "microban:144"}, engine="sokoban-compiled")
+    result = execute(job, Limits(max_expanded=2000))
+    assert result.status == LIMIT and result.stats.limit_reason == "nodes"
+    assert result.stats.expanded >= 2000 and result.stats.stored > 0
+
+
+def test_a_capped_search_stops_at_its_states():
+    problem = SokobanProblem(Board(parse_levels(bundled_text("microban"))[143]), "matching")
+    search = CompiledPushSearch(problem, max_states=20_000)
+    search.step()
+    assert search.status == LIMIT and search.stored <= 40_000
+
+
+def test_it_is_a_member_of_the_portfolio():
+    job = prepare(
+        "sokoban", {"level_file": "microban:20"}, engine="sokoban-portfolio", params={"members": "search:compiled"}
+    )
+    result = execute(job, Limits(timeout_s=30))
+    assert result.solved and result.stats.answered_by == "search:compiled"
+
+
+def test_weights_are_exact_fractions_never_above_the_weight():
+    assert weights_of(1.0) == (1, 1)
+    assert weights_of(3.0) == (1, 3)
+    assert weights_of(1.5) == (2, 3)
+    wg, wh = weights_of(2**0.5)
+    assert wh / wg <= 2**0.5 and abs(wh / wg - 2**0.5) < 0.01
+    with pytest.raises(InputError):
+        weights_of(0.5)
+
+
+def test_moves_mode_is_refused():
+    with pytest.raises(InputError, match="pushes"):
+        execute(prepare("sokoban", {"level_file": "microban:1", "optimize": "moves"}, engine="sokoban-compiled"))
+
+
+def test_without_numba_the_engine_says_how_to_get_it_and_the_member_is_left_out(monkeypatch):
+    monkeypatch.setenv(DISABLE_ENV, "1")
+    board = Board(parse_level(TINY[0]))
+    with pytest.raises(InputError, match="numba"):
+        CompiledPushSearch(SokobanProblem(board, "matching"))
+    job = prepare(
+        "sokoban",
+        {"level_file": "microban:2"},
+        engine="sokoban-portfolio",
+        params={"members": "nearest-goal,search:compiled"},
+    )
+    result = execute(job, Limits(timeout_s=30))
+    assert result.solved and result.stats.answered_by == "greedy:nearest-goal"
+
+
+def test_the_start_is_kept_in_the_kernel_as_the_python_search_keys_it():
+    board = Board(parse_level(TINY[2]))
+    problem = SokobanProblem(board, "matching")
+    search = CompiledPushSearch(problem)
+    boxes, player = problem.initial_state()
+    words = [int(w) for w in search.keys[0]]
+    assert sum(w << (64 * i) for i, w in enumerate(words[:-1])) == boxes and bits(boxes)
+    assert words[-1] == player
