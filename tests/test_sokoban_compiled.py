@@ -15,7 +15,7 @@ from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.problem import SokobanProblem
 from test_sokoban_deadlocks import TINY, space
 
-from searchkit import InputError, Limits
+from searchkit import InputError, Limits, make_problem
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 from searchkit.solving import execute, prepare
 
@@ -151,3 +151,43 @@ def test_the_start_is_kept_in_the_kernel_as_the_python_search_keys_it():
     words = [int(w) for w in search.keys[0]]
     assert sum(w << (64 * i) for i, w in enumerate(words[:-1])) == boxes and bits(boxes)
     assert words[-1] == player
+
+
+def test_a_stored_position_is_known_and_its_path_leads_there():
+    board = Board(parse_levels(bundled_text("microban"))[143])
+    problem = SokobanProblem(board, "matching")
+    search = CompiledPushSearch(problem)
+    search.step(200)
+    assert search.stored > 100 and search.status is None
+    for index in (1, search.stored // 2, search.stored - 1):
+        state = search._state(index)
+        assert search.knows(state)
+        pushes, states, cost = search.path_to(state)
+        assert states[-1] == state and cost == len(pushes) == int(search.gs[index])
+    boxes, player = problem.initial_state()
+    assert not search.knows((boxes, player + 1000))
+
+
+def test_it_meets_the_pull_search_both_ways_and_the_joined_path_solves_the_level():
+    """The pull search's positions are looked up in the kernel's table (and remembered);
+    a position the kernel stores later that the pull search had reached is listed in
+    ``fresh``: on Microban 100 that is how they meet, as a portfolio would step them."""
+    from searchkit.engines.backward import backward_search
+    from searchkit.engines.paths import joined
+
+    main = make_problem("sokoban", "nearest-goal", level_file="microban:100")
+    pull = backward_search(main.variant("pull"), order="greedy", name="backward")
+    search = CompiledPushSearch(main, weight=3.0)
+    pull.fresh, search.fresh = [], []
+    met = None
+    for _ in range(3000):
+        search.step(1)
+        pull.step(4)
+        assert not any(search.knows(s) for s in pull.fresh)  # not this way round here
+        met = next((s for s in search.fresh if pull.knows(s)), None)
+        pull.fresh, search.fresh = [], []
+        if met is not None or search.done or pull.done:
+            break
+    assert met is not None and met != main.initial_state() and not search.done
+    pushes, states, cost = joined(search, pull, met)
+    assert replays(main.board, main.initial_state(), pushes) and cost == len(pushes)

@@ -26,6 +26,7 @@ from .levels import parse_levels
 from .problem import Push, SokobanProblem
 
 State = tuple[int, int]
+WORD = (1 << 64) - 1
 INITIAL_STATES = 1 << 14  # rows of the first arrays (doubled as needed)
 MAX_STATES = 6_000_000  # a member stops here (about 100 bytes a position: well under the bench's 2 GB)
 STEP_FACTOR = 8  # expansions per step asked: its nodes cost a tenth of the Python searches'
@@ -55,7 +56,8 @@ class CompiledPushSearch:
     """Best-first search over single pushes in compiled code, stepped from Python.
 
     Positions live in the kernel's arrays; only the answer's path becomes Python objects.
-    It meets no backward search (``fresh`` stays None): its positions are not collected.
+    In a portfolio it meets the backward searches one way: their positions are looked up in
+    its table (``knows``), its own are never listed (``fresh`` stays empty: millions).
     """
 
     backward = False
@@ -100,13 +102,14 @@ class CompiledPushSearch:
         self.nboxes = board.start_boxes.bit_count()
         self.nwords = (size + 63) // 64 + 1
         self._arrays(INITIAL_STATES)
+        self.query = np.zeros(self.nwords, np.uint64)
         self.work = kernel.scratch(size, self.nboxes)
         self.start = start if start is not None else problem.initial_state()
         boxes, player = self.start
         for b in bits(boxes):
             self.keys[0, b >> 6] |= np.uint64(1 << (b & 63))
         self.keys[0, self.nwords - 1] = player
-        kernel.rehash(self.keys, 1, self.table, self.nwords)
+        kernel.rehash(self.keys, 1, self.table)
         self.meta[kernel.M_STATES] = 1
         self.meta[kernel.M_HEAP] = kernel.heap_push(self.hf, self.hh, self.hi, 0, 0, 0, 0)
         self.max_frontier = 1
@@ -123,7 +126,10 @@ class CompiledPushSearch:
         self.hh = np.zeros(cap, np.int32)
         self.hi = np.zeros(cap, np.int32)
         if not hasattr(self, "meta"):
-            self.meta = np.zeros(8, np.int64)
+            self.meta = np.zeros(self.kernel.META, np.int64)
+            self.meta[self.kernel.M_MET] = -1
+            self.fkeys = np.zeros((1024, self.nwords), np.uint64)  # positions other searches reached
+            self.ftable = np.zeros(2048, np.int32)
 
     def _grow(self) -> bool:
         """Double the arrays (False past ``max_states``)."""
@@ -136,7 +142,7 @@ class CompiledPushSearch:
             old = getattr(self, name)
             setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
         self.table = np.zeros(2 * cap, np.int32)
-        self.kernel.rehash(self.keys, self.stored, self.table, self.nwords)
+        self.kernel.rehash(self.keys, self.stored, self.table)
         return True
 
     # -- counters (the portfolio and `Result` read them) ---------------------------------------
@@ -177,12 +183,12 @@ class CompiledPushSearch:
         while left is None or left > 0:
             chunk = 4096 if left is None else min(left, 4096)
             before = self.expanded
-            occ, buf, cost, work = self.work
+            occ, buf, costs, ints, used = self.work
             code = kernel.run(
-                self.keys, self.parent, self.move, self.gs, self.closed, self.table,
+                self.keys, self.parent, self.move, self.gs, self.closed, self.table, self.fkeys, self.ftable,
                 self.hf, self.hh, self.hi, self.meta,
                 self.nbr, self.floor, self.dead, self.goal, self.dist, self.comp,
-                self.nboxes, self.wg, self.wh, self.flags, chunk, occ, buf, cost, work,
+                self.nboxes, self.wg, self.wh, self.flags, chunk, occ, buf, costs, ints, used,
             )  # fmt: skip
             if left is not None:
                 left -= max(1, self.expanded - before)
@@ -190,6 +196,12 @@ class CompiledPushSearch:
             if code == kernel.SOLVED:
                 self.status = SOLVED
                 return True
+            if code == kernel.MET:  # the portfolio joins the paths (or, if not, this goes on)
+                met = int(self.meta[kernel.M_MET])
+                self.meta[kernel.M_MET] = -1
+                if self.fresh is not None:
+                    self.fresh.append(self._state(met))
+                    return False
             if code == kernel.EXHAUSTED:
                 self.status = NO_SOLUTION
                 return True
@@ -202,13 +214,50 @@ class CompiledPushSearch:
                 return True
         return False
 
-    def knows(self, state: State) -> bool:  # pragma: no cover - fresh stays None: never asked
+    def _encode(self, state: State):
+        """``state`` as the kernel keys it (in a reused array)."""
+        boxes, player = state
+        query = self.query
+        for t in range(self.nwords - 1):
+            query[t] = (boxes >> (64 * t)) & WORD
+        query[-1] = player
+        return query
+
+    def _state(self, i: int) -> State:
+        words = [int(w) for w in self.keys[i]]
+        return sum(w << (64 * t) for t, w in enumerate(words[:-1])), words[-1]
+
+    def _index(self, state: State) -> int:
+        """The kernel's index of a stored position, or -1."""
+        return int(self.kernel.lookup(self.keys, self.table, self._encode(state)))
+
+    def knows(self, state: State) -> bool:
+        """Whether ``state`` was reached.  A portfolio asks this of the positions its backward
+        searches store; each asked is remembered, and a position this search stores later
+        that was asked is listed in ``fresh`` for the portfolio to join the two paths (the
+        millions this search stores are never listed themselves)."""
+        query = self._encode(state)
+        kernel, np = self.kernel, self.np
+        if kernel.lookup(self.keys, self.table, query) >= 0:
+            return True
+        count = int(self.meta[kernel.M_FOREIGN])
+        if 2 * (count + 1) >= self.ftable.shape[0]:
+            self.fkeys = np.concatenate([self.fkeys, np.zeros_like(self.fkeys)])
+            self.ftable = np.zeros(2 * self.ftable.shape[0], np.int32)
+            kernel.rehash(self.fkeys, count, self.ftable)
+        kernel.remember(self.fkeys, self.ftable, query, self.meta)
         return False
 
     def path(self) -> tuple[list, list, int]:
         """The pushes from the start to the goal found, with the position after each."""
-        kernel, board = self.kernel, self.board
-        i = int(self.meta[kernel.M_GOAL])
+        return self._path(int(self.meta[self.kernel.M_GOAL]))
+
+    def path_to(self, state: State) -> tuple[list, list, int]:
+        """The pushes from the start to ``state`` (reached), with the position after each."""
+        return self._path(self._index(state))
+
+    def _path(self, i: int) -> tuple[list, list, int]:
+        board = self.board
         chain = []
         while i != 0:
             chain.append(int(self.move[i]))

@@ -20,11 +20,12 @@ from numba import njit
 
 BIG = 1 << 20  # an unreachable box-goal pair's cost; a matching cost at or past it is a deadlock
 # run's return codes
-RUNNING, SOLVED, EXHAUSTED, FULL = 0, 1, 2, 3
+RUNNING, SOLVED, EXHAUSTED, FULL, MET = 0, 1, 2, 3, 4
 # run's flags
 FREEZE, BIPARTITE, CORRAL, REOPEN = 1, 2, 4, 8
 # meta array slots
-M_STATES, M_HEAP, M_EXPANDED, M_GENERATED, M_DUPLICATES, M_GOAL, M_STAMP, M_REOPENED = range(8)
+M_STATES, M_HEAP, M_EXPANDED, M_GENERATED, M_DUPLICATES, M_GOAL, M_STAMP, M_REOPENED, M_MET, M_FOREIGN = range(10)
+META = 10
 
 
 @njit(cache=True)
@@ -52,19 +53,20 @@ def _low_bit(low):
 
 
 @njit(cache=True)
-def _hash(keys, i, nwords):
+def _hash(key):
     h = np.uint64(1469598103934665603)
-    for t in range(nwords):
-        h ^= keys[i, t]
+    for t in range(key.shape[0]):
+        h ^= key[t]
         h *= np.uint64(1099511628211)
         h ^= h >> np.uint64(29)
     return h
 
 
 @njit(cache=True)
-def _find(keys, table, i, nwords, mask):
-    """Slot of position ``i``'s key in ``table``: where it is, or the empty slot it would take."""
-    slot = np.int64(_hash(keys, i, nwords) & np.uint64(mask))
+def _slot(keys, table, key, mask):
+    """The slot of ``table`` holding the position whose key is ``key``, or the empty slot it would take."""
+    slot = np.int64(_hash(key) & np.uint64(mask))
+    nwords = key.shape[0]
     while True:
         j = table[slot]
         if j == 0:
@@ -72,7 +74,7 @@ def _find(keys, table, i, nwords, mask):
         j -= 1
         same = True
         for t in range(nwords):
-            if keys[j, t] != keys[i, t]:
+            if keys[j, t] != key[t]:
                 same = False
                 break
         if same:
@@ -81,11 +83,28 @@ def _find(keys, table, i, nwords, mask):
 
 
 @njit(cache=True)
-def rehash(keys, count, table, nwords):
+def lookup(keys, table, query):
+    """The index of the stored position whose key is ``query``, or -1."""
+    return table[_slot(keys, table, query, table.shape[0] - 1)] - 1
+
+
+@njit(cache=True)
+def remember(fkeys, ftable, query, meta):
+    """Add ``query`` to the positions another search reached (room checked by the caller)."""
+    slot = _slot(fkeys, ftable, query, ftable.shape[0] - 1)
+    if ftable[slot] == 0:
+        c = meta[M_FOREIGN]
+        fkeys[c, :] = query
+        ftable[slot] = c + 1
+        meta[M_FOREIGN] = c + 1
+
+
+@njit(cache=True)
+def rehash(keys, count, table):
     """Fill an emptied ``table`` (a power of two long) with the first ``count`` positions."""
     mask = table.shape[0] - 1
     for i in range(count):
-        table[_find(keys, table, i, nwords, mask)] = i + 1
+        table[_slot(keys, table, keys[i], mask)] = i + 1
 
 
 @njit(cache=True)
@@ -132,53 +151,86 @@ def _heap_pop(hf, hh, hi, size):
 
 
 @njit(cache=True)
-def _matching(cost, n, u, v, p, way, minv, used):
-    """Minimum-cost perfect assignment of ``n`` boxes (rows) to goals (columns), the
-    Hungarian method with potentials (1-based ``cost``); BIG or more when none exists."""
+def _augment(cost, n, row, ints, used):
+    """Assign ``row`` (1-based) along a shortest augmenting path, keeping the potentials
+    feasible: one phase of the Hungarian method (``ints``: u, v, p, way, minv rows)."""
+    u, v, p, way, minv = ints[0], ints[1], ints[2], ints[3], ints[4]
+    p[0] = row
+    j0 = 0
     for j in range(n + 1):
-        u[j] = 0
-        v[j] = 0
-        p[j] = 0
-        way[j] = 0
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
+        minv[j] = 1 << 40
+        used[j] = False
+    while True:
+        used[j0] = True
+        i0 = p[j0]
+        delta = 1 << 40
+        j1 = 0
+        for j in range(1, n + 1):
+            if not used[j]:
+                cur = cost[i0, j] - u[i0] - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
         for j in range(n + 1):
-            minv[j] = 1 << 40
-            used[j] = False
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            delta = 1 << 40
-            j1 = 0
-            for j in range(1, n + 1):
-                if not used[j]:
-                    cur = cost[i0, j] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(n + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
+            if used[j]:
+                u[p[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if p[j0] == 0:
+            break
+    while True:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
+        if j0 == 0:
+            break
+
+
+@njit(cache=True)
+def _total(cost, n, p):
     total = 0
     for j in range(1, n + 1):
         total += cost[p[j], j]
     return total
+
+
+@njit(cache=True)
+def _matching(cost, n, ints, used):
+    """Minimum-cost perfect assignment of ``n`` boxes (rows) to goals (columns) by the
+    Hungarian method with potentials (1-based ``cost``); BIG or more when none exists."""
+    for r in range(3):
+        for j in range(n + 1):
+            ints[r, j] = 0
+    for i in range(1, n + 1):
+        _augment(cost, n, i, ints, used)
+    return _total(cost, n, ints[2])
+
+
+@njit(cache=True)
+def _rematch(cost, n, changed, nchanged, ints, used):
+    """The assignment again after the rows in ``changed`` (1-based) took new costs, from
+    the optimal one before (potentials and pairs in ``ints``): each changed row is
+    unassigned, its potential lowered until feasible, and assigned again (O(n^2) a row)."""
+    u, v, p = ints[0], ints[1], ints[2]
+    for c in range(nchanged):
+        r = changed[c]
+        for j in range(1, n + 1):
+            if p[j] == r:
+                p[j] = 0
+        low = 1 << 40
+        for j in range(1, n + 1):
+            d = cost[r, j] - v[j]
+            if d < low:
+                low = d
+        u[r] = low
+    for c in range(nchanged):
+        _augment(cost, n, changed[c], ints, used)
+    return _total(cost, n, p)
 
 
 @njit(cache=True)
@@ -352,16 +404,41 @@ def _pi_corral(occ, reached, stamp, nbr, floor, dead, goal, boxlist, n, area, uf
 
 
 @njit(cache=True)
-def _h(nboxes, boxlist, dist, comp, player, cost, work):
-    """The matching bound of the boxes in ``boxlist``, the player on ``player``: a box's
-    distances are those from the player's side of it (``comp``, 0 off cut squares)."""
-    u, v, p, way, minv, used = work
+def _rows(nboxes, boxlist, dist, comp, player, cost):
+    """The assignment's costs: a box's distances to the goals from the player's side of it
+    (``comp``: the side of each square seen from a cut square, 0 elsewhere)."""
     for i in range(nboxes):
         b = boxlist[i]
         row = dist[b * 4 + comp[b, player]]
         for j in range(nboxes):
             cost[i + 1, j + 1] = row[j]
-    return _matching(cost, nboxes, u, v, p, way, minv, used)
+
+
+@njit(cache=True)
+def _child_h(n, boxlist, bi, src, parent_player, dist, comp, cost, base, ints, used):
+    """The matching bound after box ``bi`` of ``boxlist`` (already on its new square) was
+    pushed from ``src``, from the parent's assignment (``base``: its costs; ``ints`` rows
+    5-7: its potentials and pairs): only the rows that changed are matched again."""
+    changed = ints[8]
+    m = 0
+    for r in range(n):
+        b = boxlist[r]
+        side = comp[b, src]
+        if r == bi or side != comp[b, parent_player]:
+            row = dist[b * 4 + side]
+            for j in range(n):
+                cost[r + 1, j + 1] = row[j]
+            changed[m] = r + 1
+            m += 1
+    for r in range(3):
+        for j in range(n + 1):
+            ints[r, j] = ints[5 + r, j]
+    h = _rematch(cost, n, changed, m, ints, used)
+    for c in range(m):  # back to the parent's costs for the next child
+        r = changed[c]
+        for j in range(1, n + 1):
+            cost[r, j] = base[r, j]
+    return h
 
 
 def scratch(size: int, nboxes: int) -> tuple:
@@ -370,15 +447,9 @@ def scratch(size: int, nboxes: int) -> tuple:
     return (
         np.zeros(size, np.uint8),  # occupied squares
         np.zeros((9, 2 * size + 2), np.int64),  # marks x2, stack, areas, union-find, groups, spare, boxes, cluster
-        np.zeros((n, n), np.int64),  # the assignment's costs
-        (
-            np.zeros(n, np.int64),
-            np.zeros(n, np.int64),
-            np.zeros(n, np.int64),
-            np.zeros(n, np.int64),
-            np.zeros(n, np.int64),
-            np.zeros(n, np.bool_),
-        ),
+        np.zeros((2, n, n), np.int64),  # the assignment's costs: a child's, the parent's
+        np.zeros((9, n), np.int64),  # u, v, p, way, minv; the parent's u, v, p; changed rows
+        np.zeros(n, np.bool_),
     )
 
 
@@ -390,6 +461,8 @@ def run(
     gs,
     closed,
     table,
+    fkeys,
+    ftable,
     hf,
     hh,
     hi,
@@ -407,12 +480,15 @@ def run(
     budget,
     occ,
     buf,
-    cost,
-    work,
+    costs,
+    ints,
+    used,
 ):
     """Expand up to ``budget`` positions (``f = wg * g + wh * h``, ties to the lower h):
     RUNNING, SOLVED (``meta[M_GOAL]`` is the goal's index), EXHAUSTED or FULL (the arrays
-    need room: grow them and call again).  ``flags``: FREEZE, BIPARTITE, CORRAL, REOPEN."""
+    need room: grow them and call again), or MET (``meta[M_MET]``: a position stored that
+    is among the ``meta[M_FOREIGN]`` in ``fkeys``/``ftable``, those another search reached).
+    ``flags``: FREEZE, BIPARTITE, CORRAL, REOPEN."""
     size = nbr.shape[0]
     seen, seen2, stack, area, uf, group, spare, boxlist, members = (
         buf[0],
@@ -430,8 +506,11 @@ def run(
     cap = keys.shape[0]
     mask = table.shape[0] - 1
     room_needed = 4 * nboxes + 1
+    fmask = ftable.shape[0] - 1
     done = 0
     while done < budget:
+        if meta[M_MET] >= 0:
+            return MET
         if meta[M_HEAP] == 0:
             return EXHAUSTED
         room = meta[M_STATES] + room_needed
@@ -449,10 +528,10 @@ def run(
         allgoal = True
         for t in range(width):
             word = keys[i, t]
-            base = t * 64
+            first = t * 64
             while word:
                 low = word & (~word + np.uint64(1))
-                b = base + _low_bit(low)
+                b = first + _low_bit(low)
                 occ[b] = 1
                 boxlist[n] = b
                 n += 1
@@ -470,6 +549,17 @@ def run(
             best = _pi_corral(occ, seen2, stamp, nbr, floor, dead, goal, boxlist, n, area, uf, group, spare)
             if best == -2:
                 continue  # a corral no push can open
+        # the parent's assignment, which each child's starts from
+        player = np.int64(keys[i, width])
+        cost, base = costs[0], costs[1]
+        _rows(n, boxlist, dist, comp, player, base)
+        _matching(base, n, ints, used)
+        for r in range(3):
+            for j in range(n + 1):
+                ints[5 + r, j] = ints[r, j]
+        for r in range(n + 1):
+            for j in range(n + 1):
+                cost[r, j] = base[r, j]
         g = gs[i] + 1
         for bi in range(n):
             src = boxlist[bi]
@@ -494,7 +584,7 @@ def run(
                 keys[c, dst >> 6] ^= np.uint64(1) << np.uint64(dst & 63)
                 meta[M_STAMP] += 1
                 keys[c, width] = _reach(src, occ, nbr, seen, meta[M_STAMP], stack)
-                slot = _find(keys, table, c, nwords, mask)
+                slot = _slot(keys, table, keys[c], mask)
                 j = table[slot]
                 if j:
                     j -= 1
@@ -508,12 +598,12 @@ def run(
                             closed[j] = 0
                             meta[M_REOPENED] += 1
                         boxlist[bi] = dst
-                        h = min(_h(n, boxlist, dist, comp, src, cost, work), BIG)
+                        h = min(_child_h(n, boxlist, bi, src, player, dist, comp, cost, base, ints, used), BIG)
                         boxlist[bi] = src
                         meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, j)
                 else:
                     boxlist[bi] = dst
-                    h = min(_h(n, boxlist, dist, comp, src, cost, work), BIG)
+                    h = min(_child_h(n, boxlist, bi, src, player, dist, comp, cost, base, ints, used), BIG)
                     boxlist[bi] = src
                     if h < BIG or not flags & BIPARTITE:
                         table[slot] = c + 1
@@ -523,6 +613,8 @@ def run(
                         closed[c] = 0
                         meta[M_STATES] = c + 1
                         meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, c)
+                        if meta[M_FOREIGN] and meta[M_MET] < 0 and ftable[_slot(fkeys, ftable, keys[c], fmask)]:
+                            meta[M_MET] = c  # reached by another search too: answered at this expansion's end
                 occ[dst] = 0
                 occ[src] = 1
     return RUNNING
