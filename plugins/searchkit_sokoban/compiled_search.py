@@ -22,6 +22,7 @@ from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .board import Board, bits, flood
+from .fess import result_of
 from .levels import parse_levels
 from .problem import Push, SokobanProblem
 
@@ -50,6 +51,11 @@ def weights_of(weight: float) -> tuple[int, int]:
     if ratio > weight:
         ratio = Fraction(int(weight * 100), 100)
     return ratio.denominator, ratio.numerator
+
+
+def _counter(slot: str) -> property:
+    """A count the kernel keeps in its ``meta`` array (``slot``: the kernel's name for it)."""
+    return property(lambda self: int(self.meta[getattr(self.kernel, slot)]))
 
 
 class CompiledPushSearch:
@@ -145,30 +151,13 @@ class CompiledPushSearch:
         self.kernel.rehash(self.keys, self.stored, self.table)
         return True
 
-    # -- counters (the portfolio and `Result` read them) ---------------------------------------
-    @property
-    def expanded(self) -> int:
-        return int(self.meta[self.kernel.M_EXPANDED])
-
-    @property
-    def generated(self) -> int:
-        return int(self.meta[self.kernel.M_GENERATED])
-
-    @property
-    def duplicates(self) -> int:
-        return int(self.meta[self.kernel.M_DUPLICATES])
-
-    @property
-    def reopened(self) -> int:
-        return int(self.meta[self.kernel.M_REOPENED])
-
-    @property
-    def stored(self) -> int:
-        return int(self.meta[self.kernel.M_STATES])
-
-    @property
-    def frontier(self) -> int:
-        return int(self.meta[self.kernel.M_HEAP])
+    # -- counters (the portfolio and `Result` read them): slots of the kernel's meta array
+    expanded = _counter("M_EXPANDED")
+    generated = _counter("M_GENERATED")
+    duplicates = _counter("M_DUPLICATES")
+    reopened = _counter("M_REOPENED")
+    stored = _counter("M_STATES")
+    frontier = _counter("M_HEAP")
 
     @property
     def done(self) -> bool:
@@ -276,17 +265,7 @@ class CompiledPushSearch:
         return pushes, states, len(pushes)
 
     def result(self) -> Result:
-        self.run.count(
-            expanded=self.expanded,
-            generated=self.generated,
-            duplicates=self.duplicates,
-            reopened=self.reopened,
-            stored=self.stored,
-            max_frontier=self.max_frontier,
-        )
-        if self.status == SOLVED:
-            return self.run.result(SOLVED, self.path())
-        return self.run.result(self.status or LIMIT)
+        return result_of(self)
 
 
 def _tables(board: Any, use_dead: bool, np: Any) -> tuple:

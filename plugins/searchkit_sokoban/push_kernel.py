@@ -32,23 +32,10 @@ META = 10
 def _low_bit(low):
     """The index of the one set bit of ``low`` (a power of two below 2**64)."""
     b = 0
-    if low >> np.uint64(32):
-        b += 32
-        low >>= np.uint64(32)
-    if low >> np.uint64(16):
-        b += 16
-        low >>= np.uint64(16)
-    if low >> np.uint64(8):
-        b += 8
-        low >>= np.uint64(8)
-    if low >> np.uint64(4):
-        b += 4
-        low >>= np.uint64(4)
-    if low >> np.uint64(2):
-        b += 2
-        low >>= np.uint64(2)
-    if low >> np.uint64(1):
-        b += 1
+    for shift in (32, 16, 8, 4, 2, 1):
+        if low >> np.uint64(shift):
+            b += shift
+            low >>= np.uint64(shift)
     return b
 
 
