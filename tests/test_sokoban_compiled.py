@@ -191,3 +191,13 @@ def test_it_meets_the_pull_search_both_ways_and_the_joined_path_solves_the_level
     assert met is not None and met != main.initial_state() and not search.done
     pushes, states, cost = joined(search, pull, met)
     assert replays(main.board, main.initial_state(), pushes) and cost == len(pushes)
+
+
+def test_its_own_bound_prunes_bipartite_deadlocks_unless_switched_off():
+    from searchkit_sokoban import push_kernel
+
+    board = Board(parse_level(TINY[0]))
+    assert CompiledPushSearch(SokobanProblem(board, None)).flags & push_kernel.BIPARTITE  # the engine's problem
+    off = SokobanProblem(board, None, frozenset({"bipartite", "corral"}))
+    flags = CompiledPushSearch(off).flags
+    assert not flags & push_kernel.BIPARTITE and not flags & push_kernel.CORRAL and flags & push_kernel.FREEZE

@@ -22,6 +22,7 @@ from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .board import Board, bits, flood
+from .deadlocks import BIPARTITE
 from .fess import result_of
 from .levels import parse_levels
 from .problem import Push, SokobanProblem
@@ -99,7 +100,7 @@ class CompiledPushSearch:
         pruning = problem.pruning
         self.flags = (
             (kernel.FREEZE if pruning.freeze else 0)
-            | (kernel.BIPARTITE if pruning.bipartite else 0)
+            | (kernel.BIPARTITE if BIPARTITE not in pruning.disabled else 0)  # its own bound finds them
             | (kernel.CORRAL if pruning.corral else 0)
             | (kernel.REOPEN if self.wh <= self.wg else 0)
         )
