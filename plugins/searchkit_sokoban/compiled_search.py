@@ -2,10 +2,10 @@
 
 ``sokoban-compiled`` is A* on the matching bound over single pushes at about ten times the
 Python search's expansions a second (weight 1: push-optimal answers; Microban 111 and 139
-in 1-7 s where the Python A* needs more than 10), and weighted A* with ``--weight``.  In
-the default portfolio it is ``search:compiled``, weighted A* at weight 3: a level of a
-dozen boxes whose trouble is the order of its pushes (Sasquatch II 19: 2.6 million
-expansions) is out of the Python searches' reach in a minute and in its reach in seconds.
+in 1-7 s where the Python A* needs more than 10), and weighted A* with ``--weight``: at
+weight 3 it solves Sasquatch II 19 (2.6 million expansions, 17 s), out of the Python
+searches' reach in a minute.  ``search:compiled`` runs it at weight 3 as a portfolio
+member; it is not in the default (it took more of the others' time than it brought).
 It needs numba (``pip install searchkit[fast]``); where numba is missing the member is left
 out of the portfolio and the engine says how to get it.
 """
@@ -21,16 +21,16 @@ from searchkit import InputError, Limits, Observer, Result
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
-from .board import Board, bits, flood
+from .board import Board, bits
 from .deadlocks import BIPARTITE
-from .fess import result_of
+from .fess import positions_along, result_of
 from .levels import parse_levels
 from .problem import Push, SokobanProblem
 
 State = tuple[int, int]
 WORD = (1 << 64) - 1
 INITIAL_STATES = 1 << 14  # rows of the first arrays (doubled as needed)
-MAX_STATES = 6_000_000  # a member stops here (about 100 bytes a position: well under the bench's 2 GB)
+MAX_STATES = 6_000_000  # the arrays stop growing near here (about 220 bytes a position at the peak)
 STEP_FACTOR = 8  # expansions per step asked: its nodes cost a tenth of the Python searches'
 COMPILED = "compiled"  # the portfolio member's name (search:compiled)
 MEMBER_WEIGHT = 3.0  # the portfolio member's weight
@@ -63,8 +63,9 @@ class CompiledPushSearch:
     """Best-first search over single pushes in compiled code, stepped from Python.
 
     Positions live in the kernel's arrays; only the answer's path becomes Python objects.
-    In a portfolio it meets the backward searches one way: their positions are looked up in
-    its table (``knows``), its own are never listed (``fresh`` stays empty: millions).
+    In a portfolio it meets the backward searches both ways (`knows`): their positions are
+    looked up in its table and remembered, and one it stores later is listed in ``fresh``
+    (its own millions never are).
     """
 
     backward = False
@@ -139,7 +140,7 @@ class CompiledPushSearch:
             self.ftable = np.zeros(2048, np.int32)
 
     def _grow(self) -> bool:
-        """Double the arrays (False past ``max_states``)."""
+        """Double the arrays; False when that would pass twice ``max_states`` rows."""
         np = self.np
         cap = 2 * self.keys.shape[0]
         if cap > 2 * self.max_states:
@@ -253,16 +254,8 @@ class CompiledPushSearch:
             chain.append(int(self.move[i]))
             i = int(self.parent[i])
         chain.reverse()
-        w, floor, offsets = board.width, board.floor, board.offsets
-        boxes = self.start[0]
-        pushes, states = [], [self.start]
-        for m in chain:
-            src, k = divmod(m, 4)
-            dst = src + offsets[k]
-            boxes ^= (1 << src) | (1 << dst)
-            region = flood(1 << src, floor & ~boxes, w)
-            pushes.append(Push(src, k, w))
-            states.append((boxes, (region & -region).bit_length() - 1))
+        pushes = [Push(m >> 2, m & 3, board.width) for m in chain]
+        states = [self.start, *positions_along(board, self.start[0], pushes)]
         return pushes, states, len(pushes)
 
     def result(self) -> Result:

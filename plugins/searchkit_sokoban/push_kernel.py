@@ -530,14 +530,14 @@ def run(
             return SOLVED
         meta[M_STAMP] += 1
         stamp = meta[M_STAMP]
-        _reach(np.int64(keys[i, width]), occ, nbr, seen2, stamp, stack)
+        player = np.int64(keys[i, width])
+        _reach(player, occ, nbr, seen2, stamp, stack)
         best = -1
         if flags & CORRAL:
             best = _pi_corral(occ, seen2, stamp, nbr, floor, dead, goal, boxlist, n, area, uf, group, spare)
             if best == -2:
                 continue  # a corral no push can open
         # the parent's assignment, which each child's starts from
-        player = np.int64(keys[i, width])
         cost, base = costs[0], costs[1]
         _rows(n, boxlist, dist, comp, player, base)
         _matching(base, n, ints, used)
@@ -572,36 +572,31 @@ def run(
                 meta[M_STAMP] += 1
                 keys[c, width] = _reach(src, occ, nbr, seen, meta[M_STAMP], stack)
                 slot = _slot(keys, table, keys[c], mask)
-                j = table[slot]
-                if j:
-                    j -= 1
+                j = table[slot] - 1
+                if j >= 0:
                     meta[M_DUPLICATES] += 1
                     # a shorter way files it again (a closed one only when reopening)
-                    if g < gs[j] and (not closed[j] or flags & REOPEN):
-                        gs[j] = g
-                        parent[j] = i
-                        move[j] = src * 4 + k
-                        if closed[j]:
-                            closed[j] = 0
-                            meta[M_REOPENED] += 1
-                        boxlist[bi] = dst
-                        h = min(_child_h(n, boxlist, bi, src, player, dist, comp, cost, base, ints, used), BIG)
-                        boxlist[bi] = src
-                        meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, j)
-                else:
-                    boxlist[bi] = dst
-                    h = min(_child_h(n, boxlist, bi, src, player, dist, comp, cost, base, ints, used), BIG)
-                    boxlist[bi] = src
-                    if h < BIG or not flags & BIPARTITE:
-                        table[slot] = c + 1
-                        gs[c] = g
-                        parent[c] = i
-                        move[c] = src * 4 + k
-                        closed[c] = 0
-                        meta[M_STATES] = c + 1
-                        meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, c)
-                        if meta[M_FOREIGN] and meta[M_MET] < 0 and ftable[_slot(fkeys, ftable, keys[c], fmask)]:
-                            meta[M_MET] = c  # reached by another search too: answered at this expansion's end
+                    if not (g < gs[j] and (not closed[j] or flags & REOPEN)):
+                        occ[dst] = 0
+                        occ[src] = 1
+                        continue
+                boxlist[bi] = dst
+                h = min(_child_h(n, boxlist, bi, src, player, dist, comp, cost, base, ints, used), BIG)
+                boxlist[bi] = src
+                if j < 0 and (h < BIG or not flags & BIPARTITE):  # a new position (row c is unused: open)
+                    j = c
+                    table[slot] = c + 1
+                    meta[M_STATES] = c + 1
+                    if meta[M_FOREIGN] and meta[M_MET] < 0 and ftable[_slot(fkeys, ftable, keys[c], fmask)]:
+                        meta[M_MET] = c  # reached by another search too: answered at this expansion's end
+                if j >= 0:
+                    if closed[j]:
+                        closed[j] = 0
+                        meta[M_REOPENED] += 1
+                    gs[j] = g
+                    parent[j] = i
+                    move[j] = src * 4 + k
+                    meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, j)
                 occ[dst] = 0
                 occ[src] = 1
     return RUNNING
