@@ -54,6 +54,34 @@ def test_aimed_hotspots_count_boxes_off_the_aim_in_the_way_and_aim_squares_no_pu
     assert cornered.count(1 << box | walled) == 3  # the two boxes touch a wall; the corner cannot be filled
 
 
+@pytest.mark.parametrize("name", ["sasquatch:10", "xsokoban:50", "microban:40"])
+def test_the_all_squares_at_once_counts_agree_with_the_square_by_square_rules(name):
+    """`OpenPullSearch.stuck` and `AimHotspots.count` shift whole masks; on random box and aim
+    sets they count what the rules say square by square."""
+    import random
+
+    search = OpenPullSearch(problem(name))
+    board = search.board
+    floor, offsets = board.floor, board.offsets
+    squares = bits(floor)
+
+    def free(x, boxes):
+        return 0 <= x < board.size and floor >> x & 1 and not boxes >> x & 1
+
+    rng = random.Random(name)
+    for _ in range(300):
+        boxes = sum(1 << x for x in rng.sample(squares, rng.randint(1, len(squares) // 2)))
+        aim = sum(1 << x for x in rng.sample(squares, rng.randint(1, len(squares) // 2)))
+        # a pull moves a box when the square beside it and the one behind that are free
+        stuck = sum(1 for x in bits(boxes) if not any(free(x + o, boxes) and free(x + 2 * o, boxes) for o in offsets))
+        assert search.stuck(boxes) == stuck
+        in_way = sum(1 for x in bits(boxes & ~aim) if not all(free(x + o, boxes) for o in offsets))
+        unfillable = sum(
+            1 for x in bits(aim & ~boxes) if not any(floor >> (x + o) & 1 and free(x + 2 * o, boxes) for o in offsets)
+        )
+        assert AimHotspots(board, aim).count(boxes) == in_way + unfillable
+
+
 @pytest.mark.parametrize("far", [False, True])
 def test_equally_open_positions_rank_nearest_the_start_or_farthest_from_the_goals_first(tmp_path, far):
     (tmp_path / "x.txt").write_text("#########\n#@  $  .#\n#########\n")

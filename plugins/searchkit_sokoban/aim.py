@@ -37,7 +37,7 @@ from .board import INF, bits
 from .features import Score
 from .fess import FessSearch, State, check_size, result_of
 from .fess_pull import PullFessSearch
-from .hotspots import side_pairs
+from .hotspots import pullable
 from .problem import SokobanProblem
 
 FESS_AIM = "fess-aim"  # its name as a portfolio member (search:fess-aim): both aims in turns
@@ -72,7 +72,6 @@ class OpenPullSearch(PullFessSearch):
         if far:
             pulls = board.pulls_from(board.goals)
             self.far = [-pulls.get(x, 0) for x in range(board.size)]
-        self.sides = side_pairs(board)  # per square, where a player could pull a box there from
         self.best: list[tuple[Score, int]] = []  # the most open positions' ranks and boxes, best first
         self.taken: set[int] = set()  # the boxes of the positions `aim` gave
         super().__init__(problem, name=FESS_AIM_FAR if far else FESS_AIM_NEAR, observer=observer)
@@ -80,12 +79,8 @@ class OpenPullSearch(PullFessSearch):
 
     def stuck(self, boxes: int) -> int:
         """Boxes that no pull can move now (the player's way to them not checked)."""
-        occupied = boxes | ~self.board.floor
-        count = 0
-        for x in bits(boxes):
-            if all(occupied >> a & 1 or occupied >> b & 1 for a, b in self.sides[x]):
-                count += 1
-        return count
+        board = self.board
+        return (boxes & ~pullable(boxes, board.floor, board.offsets)).bit_count()
 
     def score(self, boxes: int, region: int) -> Score:
         squares = bits(boxes)

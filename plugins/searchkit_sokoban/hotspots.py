@@ -80,29 +80,34 @@ class AimHotspots:
     def __init__(self, board: Board, aim: int):
         self.aim = aim
         self.offsets = board.offsets
-        self.solid = ~board.floor  # walls and the squares outside them
-        self.sides = side_pairs(board)
+        self.floor = board.floor
 
     def count(self, boxes: int) -> int:
-        occupied = boxes | self.solid
-        offsets, sides = self.offsets, self.sides
-        count = 0
-        for x in bits(boxes & ~self.aim):
-            if any(occupied >> (x + o) & 1 for o in offsets):
-                count += 1
-        for x in bits(self.aim & ~boxes):
-            # a box beside (or brought there) is pushed in from the square behind it
-            if all(occupied >> behind & 1 for _beside, behind in sides[x]):
-                count += 1
-        return count
+        """All squares at once (bit-parallel, as `pullable`): a box is in the way unless its
+        four sides are free; an empty aim square can be filled when on some side the square
+        beside is floor (a box there or brought there) and the one behind it free for the
+        pusher."""
+        floor = self.floor
+        free = floor & ~boxes
+        open_round = -1
+        fillable = 0
+        for o in self.offsets:
+            open_round &= ahead(free, o)
+            fillable |= ahead(floor, o) & ahead(free, 2 * o)
+        return (boxes & ~self.aim & ~open_round).bit_count() + (self.aim & ~boxes & ~fillable).bit_count()
 
 
-def side_pairs(board: Board) -> list[list[tuple[int, int]]]:
-    """Per square, the ``(beside, behind)`` squares in each direction whose beside square is
-    floor: a box moves onto the square pushed from beside with the player behind, and off it
-    pulled with the player stepping from beside to behind."""
-    floor, size = board.floor, board.size
-    return [
-        [(x + o, x + 2 * o) for o in board.offsets if 0 <= x + 2 * o < size and floor >> (x + o) & 1]
-        for x in range(size)
-    ]
+def ahead(mask: int, o: int) -> int:
+    """``mask`` seen from ``o`` squares back: bit ``x`` of the result is bit ``x + o`` of
+    ``mask`` (0 where that square is off the board)."""
+    return mask >> o if o > 0 else mask << -o
+
+
+def pullable(boxes: int, floor: int, offsets) -> int:
+    """The boxes a pull can move now, all at once: on some side the square beside and the one
+    behind it free (the player steps from beside to behind; its way there not checked)."""
+    free = floor & ~boxes
+    out = 0
+    for o in offsets:
+        out |= ahead(free, o) & ahead(free, 2 * o)
+    return boxes & out
