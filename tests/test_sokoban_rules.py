@@ -22,6 +22,7 @@ from searchkit_sokoban.rules import (
     Step,
     free_squares,
     illegal,
+    pullable,
     pushable,
     step,
     unstep,
@@ -87,6 +88,31 @@ def test_pushable_is_step_for_many_boxes_at_once():
             if isinstance(moved, Step):
                 expected |= 1 << moved.player  # the pushed box stood where the player now is
         assert pushable(boxes, reach, free, o) == expected, DIRS[k]
+
+
+def test_pullable_is_a_push_undone_for_many_boxes_at_once():
+    """A box is pullable by ``o`` from the player's region exactly when, after the pull, the
+    player's push the opposite way (`step`) is legal and brings the position back."""
+    rng = random.Random(7)
+    for level in MICROBAN[:40]:
+        board = Board(level)
+        floor = bits(board.floor)
+        for _ in range(5):
+            boxes = sum(1 << x for x in rng.sample(floor, min(len(floor) - 1, len(board.goal_list))))
+            free = free_squares(board, boxes)
+            reach = flood(1 << rng.choice(bits(free)), free, board.width)
+            for k, o in enumerate(board.offsets):
+                expected = 0
+                for stand in bits(reach):
+                    x = stand - o  # the box the player pulls as it walks on by o
+                    walk = step(board, boxes, stand, DIRS[k])
+                    if not (boxes >> x & 1 and isinstance(walk, Step)):
+                        continue
+                    pulled = boxes ^ (1 << x) ^ (1 << stand)
+                    back = step(board, pulled, walk.player, DIRS[k ^ 1].upper())  # the push that undoes it
+                    assert isinstance(back, Step) and (back.boxes, back.player) == (boxes, stand)
+                    expected |= 1 << x
+                assert pullable(boxes, reach, free, o) == expected, DIRS[k]
 
 
 def test_the_layout_is_the_boards():

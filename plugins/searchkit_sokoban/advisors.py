@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from .board import Board
 from .features import Score
+from .rules import pushable
 
 
 def advised(parent: Score, children: Sequence[tuple[Score, bool, tuple[int, int]]]) -> set[int]:
@@ -79,11 +80,7 @@ class Explorer:
             return False
         still = boxes & child
         free = self.board.floor & ~child
-        for o in self.board.offsets:  # the player at x + o pushes the box at x to x - o
-            pushable = (new >> o) & still & (free << o) if o > 0 else (new << -o) & still & (free >> -o)
-            if pushable:
-                break
-        else:
+        if not any(pushable(still, new, free, o) for o in self.board.offsets):
             return False
         back = self._back.get(src)
         if back is None:

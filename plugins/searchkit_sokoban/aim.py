@@ -37,8 +37,8 @@ from .board import INF, bits
 from .features import Score
 from .fess import FessSearch, State, check_size, result_of
 from .fess_pull import PullFessSearch
-from .hotspots import pullable
 from .problem import SokobanProblem
+from .rules import pullable
 
 FESS_AIM = "fess-aim"  # its name as a portfolio member (search:fess-aim): both aims in turns
 FESS_AIM_NEAR = "fess-aim-near"  # aiming only at the open positions nearest the start
@@ -79,8 +79,11 @@ class OpenPullSearch(PullFessSearch):
 
     def stuck(self, boxes: int) -> int:
         """Boxes that no pull can move now (the player's way to them not checked)."""
-        board = self.board
-        return (boxes & ~pullable(boxes, board.floor, board.offsets)).bit_count()
+        free = self.board.floor & ~boxes
+        movable = 0
+        for o in self.board.offsets:
+            movable |= pullable(boxes, free, free, o)
+        return (boxes & ~movable).bit_count()
 
     def score(self, boxes: int, region: int) -> Score:
         squares = bits(boxes)

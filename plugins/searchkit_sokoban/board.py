@@ -64,6 +64,12 @@ def around(mask: int, width: int) -> int:
     return (mask << 1) | (mask >> 1) | (mask << width) | (mask >> width)
 
 
+def ahead(mask: int, o: int) -> int:
+    """``mask`` seen from ``o`` squares back: bit ``x`` of the result is bit ``x + o`` of
+    ``mask`` (0 where that square is off the board)."""
+    return mask >> o if o > 0 else mask << -o
+
+
 def regions(free: int, width: int) -> list[int]:
     """The connected parts of ``free``, each a mask (lowest square first)."""
     out = []

@@ -14,7 +14,7 @@ blocks only the squares it cuts off from every goal (one search from all goals a
 
 from __future__ import annotations
 
-from .board import INF, Board, around, bits
+from .board import INF, Board, ahead, around, bits
 
 PER_GOAL_WORK = 20_000  # goals x floor squares up to which blocking is judged goal by goal
 
@@ -83,7 +83,7 @@ class AimHotspots:
         self.floor = board.floor
 
     def count(self, boxes: int) -> int:
-        """All squares at once (bit-parallel, as `pullable`): a box is in the way unless its
+        """All squares at once (bit-parallel, as `rules.pullable`): a box is in the way unless its
         four sides are free; an empty aim square can be filled when on some side the square
         beside is floor (a box there or brought there) and the one behind it free for the
         pusher."""
@@ -95,19 +95,3 @@ class AimHotspots:
             open_round &= ahead(free, o)
             fillable |= ahead(floor, o) & ahead(free, 2 * o)
         return (boxes & ~self.aim & ~open_round).bit_count() + (self.aim & ~boxes & ~fillable).bit_count()
-
-
-def ahead(mask: int, o: int) -> int:
-    """``mask`` seen from ``o`` squares back: bit ``x`` of the result is bit ``x + o`` of
-    ``mask`` (0 where that square is off the board)."""
-    return mask >> o if o > 0 else mask << -o
-
-
-def pullable(boxes: int, floor: int, offsets) -> int:
-    """The boxes a pull can move now, all at once: on some side the square beside and the one
-    behind it free (the player steps from beside to behind; its way there not checked)."""
-    free = floor & ~boxes
-    out = 0
-    for o in offsets:
-        out |= ahead(free, o) & ahead(free, 2 * o)
-    return boxes & out

@@ -57,6 +57,7 @@ from .gateway import aim
 from .heuristics import MATCHING, NEAREST, PACKING, RowCosts, rows_to
 from .packing import LayerGuide, Packing
 from .problem import MAX_REGIONS, Push, SokobanProblem
+from .rules import pullable
 
 PULL = "pull"  # the name composite engines give this problem (``backward:pull``)
 # the variants by name: the estimates whose open lists take turns, the first one's first
@@ -145,10 +146,7 @@ class PullProblem:
         out = []
         for k, o in enumerate(offs):
             # the player on x+o steps back to x+2o, pulling the box on x to x+o
-            if o > 0:
-                cand = boxes & (reach >> o) & (free >> (2 * o))
-            else:
-                cand = boxes & (reach << -o) & (free << (-2 * o))
+            cand = pullable(boxes, reach, free, o)
             while cand:
                 low = cand & -cand
                 cand ^= low

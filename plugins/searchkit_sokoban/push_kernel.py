@@ -559,44 +559,38 @@ def run(
                     continue
                 occ[src] = 0
                 occ[dst] = 1
-                if flags & FREEZE and _freeze_dead(dst, occ, nbr, dead, goal, seen, meta, members):
-                    occ[dst] = 0
-                    occ[src] = 1
-                    continue
-                meta[M_GENERATED] += 1
-                c = meta[M_STATES]
-                for t in range(width):
-                    keys[c, t] = keys[i, t]
-                keys[c, src >> 6] ^= np.uint64(1) << np.uint64(src & 63)
-                keys[c, dst >> 6] ^= np.uint64(1) << np.uint64(dst & 63)
-                meta[M_STAMP] += 1
-                keys[c, width] = _reach(src, occ, nbr, seen, meta[M_STAMP], stack)
-                slot = _slot(keys, table, keys[c], mask)
-                j = table[slot] - 1
-                if j >= 0:
-                    meta[M_DUPLICATES] += 1
-                    # a shorter way files it again (a closed one only when reopening)
-                    if not (g < gs[j] and (not closed[j] or flags & REOPEN)):
-                        occ[dst] = 0
-                        occ[src] = 1
-                        continue
-                boxlist[bi] = dst
-                h = min(_child_h(n, boxlist, bi, src, player, dist, comp, cost, base, ints, used), BIG)
-                boxlist[bi] = src
-                if j < 0 and (h < BIG or not flags & BIPARTITE):  # a new position (row c is unused: open)
-                    j = c
-                    table[slot] = c + 1
-                    meta[M_STATES] = c + 1
-                    if meta[M_FOREIGN] and meta[M_MET] < 0 and ftable[_slot(fkeys, ftable, keys[c], fmask)]:
-                        meta[M_MET] = c  # reached by another search too: answered at this expansion's end
-                if j >= 0:
-                    if closed[j]:
-                        closed[j] = 0
-                        meta[M_REOPENED] += 1
-                    gs[j] = g
-                    parent[j] = i
-                    move[j] = src * 4 + k
-                    meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, j)
+                if not (flags & FREEZE and _freeze_dead(dst, occ, nbr, dead, goal, seen, meta, members)):
+                    meta[M_GENERATED] += 1
+                    c = meta[M_STATES]
+                    for t in range(width):
+                        keys[c, t] = keys[i, t]
+                    keys[c, src >> 6] ^= np.uint64(1) << np.uint64(src & 63)
+                    keys[c, dst >> 6] ^= np.uint64(1) << np.uint64(dst & 63)
+                    meta[M_STAMP] += 1
+                    keys[c, width] = _reach(src, occ, nbr, seen, meta[M_STAMP], stack)
+                    slot = _slot(keys, table, keys[c], mask)
+                    j = table[slot] - 1
+                    if j >= 0:
+                        meta[M_DUPLICATES] += 1
+                    # a new position, or a shorter way to one filed (a closed one only when reopening)
+                    if j < 0 or (g < gs[j] and (not closed[j] or flags & REOPEN)):
+                        boxlist[bi] = dst
+                        h = min(_child_h(n, boxlist, bi, src, player, dist, comp, cost, base, ints, used), BIG)
+                        boxlist[bi] = src
+                        if j < 0 and (h < BIG or not flags & BIPARTITE):  # a new position (row c is unused: open)
+                            j = c
+                            table[slot] = c + 1
+                            meta[M_STATES] = c + 1
+                            if meta[M_FOREIGN] and meta[M_MET] < 0 and ftable[_slot(fkeys, ftable, keys[c], fmask)]:
+                                meta[M_MET] = c  # reached by another search too: answered at this expansion's end
+                        if j >= 0:
+                            if closed[j]:
+                                closed[j] = 0
+                                meta[M_REOPENED] += 1
+                            gs[j] = g
+                            parent[j] = i
+                            move[j] = src * 4 + k
+                            meta[M_HEAP] = heap_push(hf, hh, hi, meta[M_HEAP], wg * g + wh * h, h, j)
                 occ[dst] = 0
                 occ[src] = 1
     return RUNNING

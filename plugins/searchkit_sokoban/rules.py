@@ -8,6 +8,9 @@ steps ``layout.offsets`` (``-width, width, -1, 1``).  Two forms of the one rule:
 * `pushable`, for many boxes at once: the boxes that a player standing on any of some
   squares can push one way.  The search's push generation (`problem`) calls it with the
   player's whole region, and `step` with the player's square;
+* `pullable`, its reverse for the searches backwards: the boxes a player standing on any
+  of some squares can pull one way (the pull search (`pull`) calls it with the player's
+  region, the aimed search's count of boxes no pull can move with all free squares);
 * `free_squares`: where the player may walk (and a box may go), floor without a box;
 * `step`, one LURD letter (lowercase walks, uppercase pushes) applied to a position: the new
   position, or why the move is illegal.  The LURD writer and replayer (`lurd`), the
@@ -23,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .board import DIRS
+from .board import DIRS, ahead
 
 NOT_A_LETTER = "is not a LURD letter"
 INTO_WALL = "walks into a wall"
@@ -48,6 +51,15 @@ def pushable(boxes: int, stands: int, free: int, o: int) -> int:
     if o > 0:
         return (stands << o) & boxes & (free >> o)
     return (stands >> -o) & boxes & (free << -o)
+
+
+def pullable(boxes: int, stands: int, free: int, o: int) -> int:
+    """The boxes of ``boxes`` that a player on a square of ``stands`` pulls by ``o``.
+
+    The player on ``x + o`` steps back to ``x + 2o`` (which must be in ``free``), the box on
+    ``x`` following it to ``x + o``.  Returns the boxes' squares as a bit set.
+    """
+    return boxes & ahead(stands, o) & ahead(free, 2 * o)
 
 
 def each_push(boxes: int, stands: int, free: int, offsets) -> Iterator[tuple[int, int, int]]:
