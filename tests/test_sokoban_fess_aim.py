@@ -4,7 +4,16 @@
 from __future__ import annotations
 
 import pytest
-from searchkit_sokoban.aim import AimPair, AimSearch, OpenPullSearch, sokoban_fess_aim
+from searchkit_sokoban.aim import (
+    EARLY_POSITIONS,
+    FAR,
+    NEAR,
+    OPEN_POSITIONS,
+    AimLanes,
+    AimSearch,
+    OpenPullSearch,
+    sokoban_fess_aim,
+)
 from searchkit_sokoban.board import Board, bits, flood
 from searchkit_sokoban.features import Features
 from searchkit_sokoban.hotspots import AimHotspots
@@ -168,9 +177,27 @@ def test_the_members_aim_at_both_rankings_or_at_one():
         return make_problem("sokoban", "nearest-goal", level_file="microban:144").member_search(name)
 
     far, near, both = member("fess-aim-far"), member("fess-aim-near"), member("fess-aim")
-    assert isinstance(far, AimSearch) and far.back.far is not None and far.name == "fess-aim-far"
+    assert isinstance(far, AimLanes) and all(lane.back is far.lanes[0].back for lane in far.lanes)
+    assert far.lanes[0].back.far is not None and far.lanes[0].name == "fess-aim-far"
     assert isinstance(near, AimSearch) and near.back.far is None
-    assert isinstance(both, AimPair) and [lane.back.far is not None for lane in both.lanes] == [False, True]
+    assert isinstance(both, AimLanes) and [lane.back.far is not None for lane in both.lanes] == [False, True, True]
+    assert [lane.open_positions for lane in far.lanes] == [EARLY_POSITIONS, OPEN_POSITIONS]
+
+
+def test_the_lanes_of_one_ranking_share_its_backward_search_counted_once():
+    lanes = AimLanes(problem("sasquatch:10"), lanes=((NEAR, (0,)), (FAR, (200, 2000))))
+    near, early, late = lanes.lanes
+    assert early.back is late.back is not near.back and early.owns_back and not late.owns_back
+    lanes.step(1)  # nearest the start sets out first
+    while early.ahead is None:
+        lanes.step(1)
+    assert late.ahead is None and early.back.stored < 2000  # the later look is still looking
+    while late.ahead is None:
+        lanes.step(1)
+    aims = early.ahead.hotspots.aim, late.ahead.hotspots.aim
+    assert early.back.stored >= 2000 and aims[0] != aims[1] and set(aims) <= late.back.taken  # each its own
+    parts = (near.back, near.ahead, early.back, early.ahead, late.ahead)
+    assert lanes.expanded == sum(part.expanded for part in parts)
 
 
 def test_the_aim_is_chosen_after_a_count_of_positions_so_runs_repeat():
@@ -184,7 +211,7 @@ def test_the_aim_is_chosen_after_a_count_of_positions_so_runs_repeat():
 
 
 def test_the_pair_sets_out_nearest_first_then_turns_to_the_search_gaining_latest():
-    pair = AimPair(problem("sasquatch:10"), open_positions=0)
+    pair = AimLanes(problem("sasquatch:10"), lanes=((NEAR, (0,)), (FAR, (0,))))
     near, far = pair.lanes
     assert pair._turn() is near  # nearest the start sets out first
     pair.step(1)

@@ -15,11 +15,14 @@ no packing order, and the forward search answers as soon as it reaches *any* pos
 backward one stored: the path there, then the backward search's pulls undone.
 
 `AimSearch` runs the two in turn: the backward search till it has stored ``open_positions``
-positions, then the forward one.  `AimPair` runs one for each ranking, the forward search
-that gains on its aim taking the turns; it is the portfolio's member ``search:fess-aim``
-(``search:fess-aim-near`` and ``search:fess-aim-far``: one ranking alone) and the engine
-``sokoban-fess-aim`` (``-P aims=near|far|both``).  As a portfolio member it is a forward
-search: the positions its forward halves store meet the pull searches' too.
+positions, then the forward one.  `AimLanes` runs several in turns, the forward search that
+gains on its aim taking the turns: nearest the start after 90,000 stored positions,
+farthest from the goals after 30,000 and, from the same backward search, after 90,000
+(`LANES`).  It is the portfolio's member ``search:fess-aim`` (``search:fess-aim-near`` and
+``search:fess-aim-far``: one ranking's lanes alone) and the engine ``sokoban-fess-aim``
+(``-P aims=near|far|both``; ``-P open_positions=N``: one lane a ranking, after N).  As a
+portfolio member it is a forward search: the positions its forward halves store meet the
+pull searches' too.
 """
 
 from __future__ import annotations
@@ -46,8 +49,12 @@ FESS_AIM_FAR = "fess-aim-far"  # and only at those farthest from the goals
 NEAR, FAR, BOTH = "near", "far", "both"  # which open positions it aims at
 AIMS = (BOTH, NEAR, FAR)
 # positions the backward search stores before the forward one sets out (about 3 CPU seconds;
-# a count, not a time, so that a run aims where the last one did)
+# a count, not a time, so that a run aims where the last one did), and again before each next aim
 OPEN_POSITIONS = 90_000
+EARLY_POSITIONS = 30_000  # a shorter look: its first aims are nearer the goals
+# per ranking, after how many stored positions each of its forward searches sets out (`AimLanes`)
+Lanes = tuple[tuple[str, tuple[int, ...]], ...]
+LANES: Lanes = ((NEAR, (OPEN_POSITIONS,)), (FAR, (EARLY_POSITIONS, OPEN_POSITIONS)))
 AIM_SECONDS = 0.0  # CPU seconds of the forward search per aim before the next (0: till it runs out)
 KEEP = 8  # the most open positions kept as aims
 BATCH = 64  # expansions per turn when it runs alone
@@ -171,7 +178,9 @@ class AimSearch(Composite):
         open_positions: int = OPEN_POSITIONS,
         aim_seconds: float = AIM_SECONDS,
         far: bool = False,
+        back: OpenPullSearch | None = None,
     ):
+        """``back``: another lane's backward search to aim from (its ranking, not ``far``)."""
         check_size(problem, name)
         self.problem = problem
         self.name = name
@@ -185,7 +194,8 @@ class AimSearch(Composite):
         self.open_until = open_positions  # the backward search's stored positions when the forward one sets out
         self.opened_at = 0  # its stored positions when it last took the turn back
         self.before = {"expanded": 0, "generated": 0, "duplicates": 0}  # by forward searches given up on
-        self.back = OpenPullSearch(problem, far=far, observer=observer)
+        self.owns_back = back is None  # its counters are this search's (else the owner's)
+        self.back = OpenPullSearch(problem, far=far, observer=observer) if back is None else back
         self.ahead: FessSearch | None = None  # the forward search, once it sets out
         self.met: State | None = None
         self.fresh: list[State] | None = None  # the forward search's new positions, for the portfolio
@@ -198,7 +208,8 @@ class AimSearch(Composite):
     def parts(self) -> list[Any]:
         # work done by forward searches given up on counts too (``before``); what is
         # stored, only while it is
-        return [self.back] if self.ahead is None else [self.back, self.ahead]
+        mine = [self.back] if self.owns_back else []
+        return mine if self.ahead is None else [*mine, self.ahead]
 
     def _advance(self, budget: int) -> None:
         if self.ahead is None:
@@ -264,7 +275,7 @@ class AimSearch(Composite):
 
     def stalled(self) -> int:
         """The positions the forward search stored since it last came nearer its aim, or the
-        backward search since it took the turn back (`AimPair`'s turns: a count, so a run
+        backward search since it took the turn back (`AimLanes`' turns: a count, so a run
         repeats, that grows with the time either way, where expansions backwards take longer)."""
         if self.ahead is None:
             return self.back.stored - self.opened_at
@@ -287,26 +298,43 @@ class AimSearch(Composite):
         return self.back.path()
 
 
-class AimPair(Composite):
-    """Two `AimSearch` searches in turns, aiming nearest the start and farthest from the
-    goals: the first alone till it sets out, then whichever stored the fewest positions since
-    it last came nearer its aim (or took up its backward search), so the one gaining keeps
-    the turns and the other does as much work as the leader spends without gain.  Which aim
-    suits is the level's: alone for 30 s, nearest the start solved 7 of 27 hard Sasquatch II
-    levels and farthest 3, while on 6 XSokoban levels farthest solved all 6 in 4-26 s and
-    nearest none; the one that suits takes its level a few thousand expansions after it
-    sets out, the other stalls one to three boxes short.  Each has its own backward search:
-    one search keeping both rankings' lists solved 1 of those 6 XSokoban levels guided
-    nearest the start, and 1 of 6 Sasquatch II levels the near aims solve guided farthest."""
+class AimLanes(Composite):
+    """`AimSearch` searches in turns (lanes), by ``lanes``: per ranking (nearest the start,
+    farthest from the goals), the stored positions after which each of its forward searches
+    sets out, the lanes of one ranking sharing its backward search.  The first lane runs
+    alone till it sets out, then whichever stored the fewest positions since it last came
+    nearer its aim (or took up its backward search), so the one gaining keeps the turns and
+    the others do as much work as the leader spends without gain.
+
+    Which aim suits is the level's: alone for 30 s, nearest the start solved 7 of 27 hard
+    Sasquatch II levels and farthest 3, while on 6 XSokoban levels farthest solved all 6 in
+    4-26 s and nearest none; the one that suits takes its level a few thousand expansions
+    after it sets out, the other stalls one to three boxes short.  *When* it sets out matters
+    too: farthest from the goals after 30,000 stored positions solved Sasquatch II 19, 20
+    and 45 alone, after 90,000 XSokoban 13, 18, 31, 41, 66 and 88, so that ranking has a lane
+    for each (`LANES`).  Each ranking has its own backward search: one search keeping both
+    rankings' lists solved 1 of those 6 XSokoban levels guided nearest the start, and 1 of 6
+    Sasquatch II levels the near aims solve guided farthest."""
 
     def __init__(
-        self, problem: SokobanProblem, *, name: str = "sokoban-fess-aim", limits: Limits | None = None, **options: Any
+        self,
+        problem: SokobanProblem,
+        *,
+        name: str = "sokoban-fess-aim",
+        limits: Limits | None = None,
+        lanes: Lanes = (),
+        **options: Any,
     ):
-        """``options``: `AimSearch`'s other keywords (the observer, ``open_positions``, ...)."""
+        """``lanes``: ``(ranking, counts)`` pairs (`LANES`); ``options``: `AimSearch`'s other
+        keywords (the observer, ``aim_seconds``)."""
         self.run = Run(name, limits, options.get("observer"))
-        self.lanes = [AimSearch(problem, name=name, far=far, **options) for far in (False, True)]
-        for search in self.lanes:
-            search.fresh = []
+        self.lanes: list[AimSearch] = []
+        for ranking, counts in lanes or LANES:
+            back = None
+            for count in counts:
+                lane = AimSearch(problem, name=name, far=ranking == FAR, back=back, open_positions=count, **options)
+                lane.fresh, back = [], lane.back
+                self.lanes.append(lane)
         self.fresh: list[State] | None = None  # the forward searches' new positions, for the portfolio
         self.by: AimSearch | None = None  # the one that answered
         self.status: str | None = None
@@ -330,7 +358,7 @@ class AimPair(Composite):
         return min((lane for lane in self.lanes if not lane.done), key=AimSearch.stalled)
 
     def _settle(self) -> None:
-        """The status once a lane answers or both are over."""
+        """The status once a lane answers or all are over."""
         for lane in self.lanes:
             if lane.status == SOLVED:
                 self.status, self.by = SOLVED, lane
@@ -350,19 +378,30 @@ class AimPair(Composite):
         return self.by.path()
 
 
-def aimed_search(problem: SokobanProblem, aims: str = BOTH, **options: Any) -> AimSearch | AimPair:
-    """The aimed search at ``aims`` (`AIMS`): `AimPair` for both, else `AimSearch`."""
+def aimed_search(
+    problem: SokobanProblem, aims: str = BOTH, open_positions: int | None = None, **options: Any
+) -> AimSearch | AimLanes:
+    """The aimed search at ``aims`` (`AIMS`): the lanes of `LANES` of those rankings, or one
+    lane a ranking setting out after ``open_positions`` stored positions; `AimSearch` when
+    that is one lane."""
     if aims not in AIMS:
         raise InputError(f"{options.get('name', 'sokoban-fess-aim')} aims at {', '.join(AIMS)} (got {aims!r})")
-    if aims == BOTH:
-        return AimPair(problem, **options)
-    return AimSearch(problem, far=aims == FAR, **options)
+    rankings = (NEAR, FAR) if aims == BOTH else (aims,)
+    lanes: Lanes
+    if open_positions is None:
+        lanes = tuple((ranking, counts) for ranking, counts in LANES if ranking in rankings)
+    else:
+        lanes = tuple((ranking, (open_positions,)) for ranking in rankings)
+    ranking, counts = lanes[0]
+    if len(lanes) == 1 and len(counts) == 1:
+        return AimSearch(problem, far=ranking == FAR, open_positions=counts[0], **options)
+    return AimLanes(problem, lanes=lanes, **options)
 
 
 def sokoban_fess_aim(
     problem: Any,
     *,
-    open_positions: int = OPEN_POSITIONS,
+    open_positions: int | None = None,
     aim_seconds: float = AIM_SECONDS,
     aims: str = BOTH,
     limits: Limits | None = None,

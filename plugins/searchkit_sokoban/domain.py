@@ -10,7 +10,7 @@ from typing import Any
 
 from searchkit import Domain, Heuristic, InputError, Instance, Observer, Param
 
-from .aim import BOTH, FAR, FESS_AIM, FESS_AIM_FAR, FESS_AIM_NEAR, NEAR, AimPair, AimSearch, aimed_search
+from .aim import BOTH, FAR, FESS_AIM, FESS_AIM_FAR, FESS_AIM_NEAR, NEAR, AimLanes, AimSearch, aimed_search
 from .board import Board
 from .compiled_search import COMPILED, MEMBER_WEIGHT, CompiledPushSearch, compiled_available
 from .deadlocks import DETECTORS, parse_disabled
@@ -169,7 +169,7 @@ class SokobanDomain(Domain[SokobanProblem]):
 
         def member_search(
             name: str, observer: Observer | None = None
-        ) -> FeatureSearch | AimSearch | AimPair | CompiledPushSearch | None:
+        ) -> FeatureSearch | AimSearch | AimLanes | CompiledPushSearch | None:
             """A search of the plugin's own for the core's portfolio: ``search:fess``, FESS on
             the nearest-goal guide (``search:fess-own``: each position in its own features'
             cell; ``search:fess-stranded``: stranded goals out of plan), ``search:fess-pull``,

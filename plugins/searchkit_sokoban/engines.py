@@ -6,8 +6,9 @@ aimed at the gateway past a cramped start): forwards alone misses Microban 146 a
 backwards 93; together they miss none.  After 3 CPU seconds four more join them: the FESS
 search (`fess`) with a ninth of the time, FESS filing positions in their own cells
 (``fess-own``) with a ninth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
-own), FESS aimed at open positions that FESS backwards found (``fess-aim``, `aim`: two
-searches, one aiming nearest the start and one farthest from the goals) with a third, and a
+own), FESS aimed at open positions that FESS backwards found (``fess-aim``, `aim`: three
+lanes, one aiming nearest the start, two farthest from the goals after a short look and a
+long one) with a third, and a
 second pull search whose nearest-goal and matching estimates take turns with two ninths
 (large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for
 ``fess-aim``; small ones are solved before they start, as fast as without them).  After 10
@@ -17,9 +18,11 @@ they answer within 3 s or not at all; the positions they stored still meet the o
 searches one each (with equal shares for the pull search and FESS, Sasquatch II 13 was out of
 reach at 60 s and the late answers came 10-25 % later; XSokoban lost nothing); from the 20th,
 FESS counting stranded goals (``fess-stranded``) takes ``fess-own``'s seventh.  At 60 s per
-level: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start only, with twice
-the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest only, 30: 13, 24 and
-44 came at 55-58 s, by other members too, whose share is smaller now).
+level with two lanes: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start
+only, with twice the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest only,
+30: 13, 24 and 44 came at 55-58 s, by other members too, whose share is smaller now).  The
+third lane, side by side with two in one run (a slower hour: two lanes 71 and 25): XSokoban
+74, Sasquatch II 28 (13, 19 and 20 new, none lost).
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """

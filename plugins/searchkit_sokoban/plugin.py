@@ -23,7 +23,7 @@ def register_engines(register):
     from searchkit import EngineInfo, EngineParam, check_portfolio
 
     from . import engines as e
-    from .aim import AIM_SECONDS, AIMS, BOTH, OPEN_POSITIONS, sokoban_fess_aim
+    from .aim import AIM_SECONDS, AIMS, BOTH, EARLY_POSITIONS, OPEN_POSITIONS, sokoban_fess_aim
     from .compiled_search import sokoban_compiled
     from .compiled_search import warm_up as warm_up_compiled
     from .fess import sokoban_fess
@@ -139,11 +139,13 @@ def register_engines(register):
             params={
                 "open_positions": EngineParam(
                     "open_positions",
-                    OPEN_POSITIONS,
+                    None,
                     int,
                     "positions the backward search stores before the forward one sets out (and again before each"
-                    " next aim)",
+                    " next aim), one forward search a ranking",
                     minimum=0,
+                    none=f"unset: nearest the start after {OPEN_POSITIONS:,}, farthest from the goals after"
+                    f" {EARLY_POSITIONS:,} and {OPEN_POSITIONS:,}",
                 ),
                 "aim_seconds": EngineParam(
                     "aim_seconds",
