@@ -322,14 +322,14 @@ class AimLanes(Composite):
         *,
         name: str = "sokoban-fess-aim",
         limits: Limits | None = None,
-        lanes: Lanes = (),
+        lanes: Lanes = LANES,
         **options: Any,
     ):
         """``lanes``: ``(ranking, counts)`` pairs (`LANES`); ``options``: `AimSearch`'s other
         keywords (the observer, ``aim_seconds``)."""
         self.run = Run(name, limits, options.get("observer"))
         self.lanes: list[AimSearch] = []
-        for ranking, counts in lanes or LANES:
+        for ranking, counts in lanes:
             back = None
             for count in counts:
                 lane = AimSearch(problem, name=name, far=ranking == FAR, back=back, open_positions=count, **options)

@@ -8,9 +8,8 @@ search (`fess`) with a ninth of the time, FESS filing positions in their own cel
 (``fess-own``) with a ninth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
 own), FESS aimed at open positions that FESS backwards found (``fess-aim``, `aim`: three
 lanes, one aiming nearest the start, two farthest from the goals after a short look and a
-long one) with a third, and a
-second pull search whose nearest-goal and matching estimates take turns with two ninths
-(large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for
+long one) with a third, and a second pull search whose nearest-goal and matching estimates
+take turns with two ninths (large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for
 ``fess-aim``; small ones are solved before they start, as fast as without them).  After 10
 CPU seconds the greedy search and the first pull search stop (on XSokoban and Sasquatch II
 they answer within 3 s or not at all; the positions they stored still meet the others') and

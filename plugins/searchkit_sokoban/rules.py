@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .board import DIRS, ahead
+from .board import DIRS
 
 NOT_A_LETTER = "is not a LURD letter"
 INTO_WALL = "walks into a wall"
@@ -59,7 +59,9 @@ def pullable(boxes: int, stands: int, free: int, o: int) -> int:
     The player on ``x + o`` steps back to ``x + 2o`` (which must be in ``free``), the box on
     ``x`` following it to ``x + o``.  Returns the boxes' squares as a bit set.
     """
-    return boxes & ahead(stands, o) & ahead(free, 2 * o)
+    if o > 0:
+        return boxes & (stands >> o) & (free >> (2 * o))
+    return boxes & (stands << -o) & (free << (-2 * o))
 
 
 def each_push(boxes: int, stands: int, free: int, offsets) -> Iterator[tuple[int, int, int]]:
