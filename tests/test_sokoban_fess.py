@@ -43,6 +43,7 @@ def problem(level: str, **options):
         ("sokoban-fess-pull", {}),
         ("sokoban-fess-aim", {"open_positions": 3000}),
         ("sokoban-fess-aim", {"open_positions": 3000, "aims": "far"}),
+        ("sokoban-fess-aim", {"open_positions": 3000, "ordered": True}),
     ],
 )
 @pytest.mark.parametrize("level", ["microban:1", "microban:5", "microban:77", "microban:144", "xsokoban:1"])

@@ -11,13 +11,16 @@ from searchkit_sokoban.aim import (
     OPEN_POSITIONS,
     AimLanes,
     AimSearch,
+    Lane,
     OpenPullSearch,
+    aimed_search,
     sokoban_fess_aim,
 )
 from searchkit_sokoban.board import Board, bits, flood
 from searchkit_sokoban.features import Features
 from searchkit_sokoban.hotspots import AimHotspots
 from searchkit_sokoban.levels import parse_level
+from searchkit_sokoban.packing import Packing
 
 from searchkit import InputError, Limits, make_problem
 from searchkit.solving import execute, prepare
@@ -36,6 +39,23 @@ def test_aimed_features_count_boxes_on_the_aim_in_any_order():
     assert features.next_goals(board.start_boxes) == 1 << (c + board.width)
     assert features.packed(aim) == (3, 0) and features.next_goals(aim) == 0
     assert not features.count_stranded
+
+
+def test_ordered_aimed_features_fill_a_dead_end_of_the_aim_from_its_end():
+    """With ``ordered``, the aim's squares have a packing order as the goals do
+    (`Packing.aim_layers_of`): a box on the square at a dead end's mouth seals the square
+    behind it, so it waits out of plan till that square is full."""
+    board = Board(parse_level("#########\n#@ $ $ .#\n#  .#####\n#########"))
+    w = board.width
+    end, mouth = 1 << (w + 7), 1 << (w + 6)  # the corridor's last two squares
+    aim = end | mouth
+    assert Packing.aim_layers_of(board, aim, aim) == [mouth, end]  # the mouth is filled last
+    ordered = Features(board, aim=aim, ordered=True)
+    assert ordered.packed(board.start_boxes) == (0, 0) and ordered.next_goals(board.start_boxes) == end
+    assert ordered.packed(mouth) == (0, 1) and ordered.next_goals(mouth) == end  # out of turn
+    assert ordered.packed(end) == (1, 0) and ordered.next_goals(end) == mouth
+    assert ordered.packed(aim) == (2, 0)
+    assert Features(board, aim=aim).packed(mouth) == (1, 0)  # in any order, it counts
 
 
 def test_a_box_no_pull_can_move_is_stuck(tmp_path):
@@ -184,8 +204,22 @@ def test_the_members_aim_at_both_rankings_or_at_one():
     assert [lane.open_positions for lane in far.lanes] == [EARLY_POSITIONS, OPEN_POSITIONS]
 
 
+def test_ordered_makes_every_lane_fill_its_aim_in_a_packing_order():
+    def orders(search):
+        search.step(1)  # the first lane sets out at once (after 0 stored positions)
+        return [lane.ordered for lane in search.lanes], search.lanes[0].ahead.features.orders
+
+    plain = aimed_search(problem("sasquatch:10"), open_positions=0)
+    ordered = aimed_search(problem("sasquatch:10"), open_positions=0, ordered=True)
+    assert isinstance(plain, AimLanes) and isinstance(ordered, AimLanes)
+    (lanes, layers), (ordered_lanes, ordered_layers) = orders(plain), orders(ordered)
+    assert lanes == [False, False] and ordered_lanes == [True, True]
+    assert len(layers) == 1 and len(layers[0]) == 1  # one layer: any order
+    assert sum(len(area) for area in ordered_layers) > len(ordered_layers)  # some area has an order
+
+
 def test_the_lanes_of_one_ranking_share_its_backward_search_counted_once():
-    lanes = AimLanes(problem("sasquatch:10"), lanes=((NEAR, (0,)), (FAR, (200, 2000))))
+    lanes = AimLanes(problem("sasquatch:10"), lanes=(Lane(NEAR, 0), Lane(FAR, 200), Lane(FAR, 2000)))
     near, early, late = lanes.lanes
     assert early.back is late.back is not near.back and early.owns_back and not late.owns_back
     lanes.step(1)  # nearest the start sets out first
@@ -211,7 +245,7 @@ def test_the_aim_is_chosen_after_a_count_of_positions_so_runs_repeat():
 
 
 def test_the_pair_sets_out_nearest_first_then_turns_to_the_search_gaining_latest():
-    pair = AimLanes(problem("sasquatch:10"), lanes=((NEAR, (0,)), (FAR, (0,))))
+    pair = AimLanes(problem("sasquatch:10"), lanes=(Lane(NEAR, 0), Lane(FAR, 0)))
     near, far = pair.lanes
     assert pair._turn() is near  # nearest the start sets out first
     pair.step(1)

@@ -20,7 +20,9 @@ gains on its aim taking the turns: nearest the start after 90,000 stored positio
 farthest from the goals after 30,000 and, from the same backward search, after 90,000
 (`LANES`).  It is the portfolio's member ``search:fess-aim`` (``search:fess-aim-near`` and
 ``search:fess-aim-far``: one ranking's lanes alone) and the engine ``sokoban-fess-aim``
-(``-P aims=near|far|both``; ``-P open_positions=N``: one lane a ranking, after N).  As a
+(``-P aims=near|far|both``; ``-P open_positions=N``: one lane a ranking, after N;
+``-P ordered=true``: each forward search fills its aim's squares in their packing order,
+`Packing.aim_layers_of`, as FESS fills the goals, not in any order).  As a
 portfolio member it is a forward search: the positions its forward halves store meet the
 pull searches' too.
 """
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 from bisect import insort
 from time import process_time
-from typing import Any
+from typing import Any, NamedTuple
 
 from searchkit import InputError, Limits, Observer, Result
 from searchkit.engines.paths import joined
@@ -52,9 +54,20 @@ AIMS = (BOTH, NEAR, FAR)
 # a count, not a time, so that a run aims where the last one did), and again before each next aim
 OPEN_POSITIONS = 90_000
 EARLY_POSITIONS = 30_000  # a shorter look: its first aims are nearer the goals
-# per ranking, after how many stored positions each of its forward searches sets out (`AimLanes`)
-Lanes = tuple[tuple[str, tuple[int, ...]], ...]
-LANES: Lanes = ((NEAR, (OPEN_POSITIONS,)), (FAR, (EARLY_POSITIONS, OPEN_POSITIONS)))
+
+
+class Lane(NamedTuple):
+    """One forward search of `AimLanes`: aimed at ``ranking``'s open positions (the lanes of
+    one ranking share its backward search), setting out after ``after`` stored positions,
+    filling its aim in a packing order when ``ordered``."""
+
+    ranking: str
+    after: int
+    ordered: bool = False
+
+
+Lanes = tuple[Lane, ...]
+LANES: Lanes = (Lane(NEAR, OPEN_POSITIONS), Lane(FAR, EARLY_POSITIONS), Lane(FAR, OPEN_POSITIONS))
 AIM_SECONDS = 0.0  # CPU seconds of the forward search per aim before the next (0: till it runs out)
 KEEP = 8  # the most open positions kept as aims
 BATCH = 64  # expansions per turn when it runs alone
@@ -179,6 +192,7 @@ class AimSearch(Composite):
         aim_seconds: float = AIM_SECONDS,
         far: bool = False,
         back: OpenPullSearch | None = None,
+        ordered: bool = False,
     ):
         """``back``: another lane's backward search to aim from (its ranking, not ``far``)."""
         check_size(problem, name)
@@ -188,6 +202,7 @@ class AimSearch(Composite):
         self.observer = observer
         self.open_positions = open_positions
         self.aim_seconds = aim_seconds
+        self.ordered = ordered
         self.ahead_used = 0.0  # CPU seconds the forward search has had towards its aim
         self.nearest = 0  # the most boxes on its aim a position of the forward search has had
         self.since = 0  # the forward search's stored positions when ``nearest`` last grew
@@ -236,7 +251,7 @@ class AimSearch(Composite):
         if self.observer is not None:
             where = "nearest the start" if back.far is None else "farthest from the goals"
             self.observer.note(f"aiming at an open position {where} after {back.expanded} expansions backwards")
-        self.ahead = FessSearch(self.problem, name=self.name, observer=self.observer, aim=aim)
+        self.ahead = FessSearch(self.problem, name=self.name, observer=self.observer, aim=aim, ordered=self.ordered)
         self.ahead_used = 0.0
         self.nearest, self.since = self.ahead.best_packed, self.ahead.stored
         self.ahead.fresh = []
@@ -299,9 +314,10 @@ class AimSearch(Composite):
 
 
 class AimLanes(Composite):
-    """`AimSearch` searches in turns (lanes), by ``lanes``: per ranking (nearest the start,
-    farthest from the goals), the stored positions after which each of its forward searches
-    sets out, the lanes of one ranking sharing its backward search.  The first lane runs
+    """`AimSearch` searches in turns (lanes), by ``lanes`` (`Lane`: the ranking, nearest the
+    start or farthest from the goals, the stored positions after which the forward search
+    sets out, and whether it fills its aim in order), the lanes of one ranking sharing its
+    backward search.  The first lane runs
     alone till it sets out, then whichever stored the fewest positions since it last came
     nearer its aim (or took up its backward search), so the one gaining keeps the turns and
     the others do as much work as the leader spends without gain.
@@ -325,16 +341,23 @@ class AimLanes(Composite):
         lanes: Lanes = LANES,
         **options: Any,
     ):
-        """``lanes``: ``(ranking, counts)`` pairs (`LANES`); ``options``: `AimSearch`'s other
+        """``lanes``: `Lane` rows (`LANES`); ``options``: `AimSearch`'s other
         keywords (the observer, ``aim_seconds``)."""
         self.run = Run(name, limits, options.get("observer"))
         self.lanes: list[AimSearch] = []
-        for ranking, counts in lanes:
-            back = None
-            for count in counts:
-                lane = AimSearch(problem, name=name, far=ranking == FAR, back=back, open_positions=count, **options)
-                lane.fresh, back = [], lane.back
-                self.lanes.append(lane)
+        backs: dict[str, OpenPullSearch] = {}  # per ranking, its backward search
+        for ranking, after, ordered in lanes:
+            lane = AimSearch(
+                problem,
+                name=name,
+                far=ranking == FAR,
+                back=backs.get(ranking),
+                open_positions=after,
+                ordered=ordered,
+                **options,
+            )
+            lane.fresh, backs[ranking] = [], lane.back
+            self.lanes.append(lane)
         self.fresh: list[State] | None = None  # the forward searches' new positions, for the portfolio
         self.by: AimSearch | None = None  # the one that answered
         self.status: str | None = None
@@ -379,22 +402,23 @@ class AimLanes(Composite):
 
 
 def aimed_search(
-    problem: SokobanProblem, aims: str = BOTH, open_positions: int | None = None, **options: Any
+    problem: SokobanProblem, aims: str = BOTH, open_positions: int | None = None, ordered: bool = False, **options: Any
 ) -> AimSearch | AimLanes:
     """The aimed search at ``aims`` (`AIMS`): the lanes of `LANES` of those rankings, or one
-    lane a ranking setting out after ``open_positions`` stored positions; `AimSearch` when
-    that is one lane."""
+    lane a ranking setting out after ``open_positions`` stored positions, every lane filling
+    its aim in order when ``ordered``; `AimSearch` when that is one lane."""
     if aims not in AIMS:
         raise InputError(f"{options.get('name', 'sokoban-fess-aim')} aims at {', '.join(AIMS)} (got {aims!r})")
     rankings = (NEAR, FAR) if aims == BOTH else (aims,)
-    lanes: Lanes
     if open_positions is None:
-        lanes = tuple((ranking, counts) for ranking, counts in LANES if ranking in rankings)
+        lanes = tuple(lane for lane in LANES if lane.ranking in rankings)
     else:
-        lanes = tuple((ranking, (open_positions,)) for ranking in rankings)
-    ranking, counts = lanes[0]
-    if len(lanes) == 1 and len(counts) == 1:
-        return AimSearch(problem, far=ranking == FAR, open_positions=counts[0], **options)
+        lanes = tuple(Lane(ranking, open_positions) for ranking in rankings)
+    if ordered:
+        lanes = tuple(lane._replace(ordered=True) for lane in lanes)
+    if len(lanes) == 1:
+        ranking, after, ordered = lanes[0]
+        return AimSearch(problem, far=ranking == FAR, open_positions=after, ordered=ordered, **options)
     return AimLanes(problem, lanes=lanes, **options)
 
 
@@ -404,12 +428,19 @@ def sokoban_fess_aim(
     open_positions: int | None = None,
     aim_seconds: float = AIM_SECONDS,
     aims: str = BOTH,
+    ordered: bool = False,
     limits: Limits | None = None,
     observer: Observer | None = None,
 ) -> Result:
     """FESS backwards to open positions, then FESS forwards aimed at them."""
     search = aimed_search(
-        problem, aims, limits=limits, observer=observer, open_positions=open_positions, aim_seconds=aim_seconds
+        problem,
+        aims,
+        limits=limits,
+        observer=observer,
+        open_positions=open_positions,
+        aim_seconds=aim_seconds,
+        ordered=ordered,
     )
     search.step()
     return search.result()

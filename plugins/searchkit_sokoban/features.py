@@ -87,19 +87,28 @@ class Features:
     goals they are, packed in their own order (`Packing.start_layers_of`).  ``stranded``:
     out of plan counts the stranded goals too (`stranded`).  With ``aim`` (a mask of squares,
     `aim`), for a search towards boxes on those squares: they take the goals' place, packed
-    in any order."""
+    in any order - or, ``ordered``, in their own packing order (`Packing.aim_layers_of`)."""
 
-    def __init__(self, board: Board, starts: int | None = None, stranded: bool = False, aim: int | None = None):
+    def __init__(
+        self,
+        board: Board,
+        starts: int | None = None,
+        stranded: bool = False,
+        aim: int | None = None,
+        ordered: bool = False,
+    ):
         self.board = board
         self.count_stranded = stranded and starts is None and aim is None
         self.targets = aim if aim is not None else board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = []
-        if aim is not None:
+        if aim is not None and not ordered:
             self.orders.append([aim])  # one layer: any order
         else:
             for area in areas(self.targets, board.width):
-                if starts is None:
+                if aim is not None:
+                    layers = Packing.aim_layers_of(board, area, aim)
+                elif starts is None:
                     layers = Packing.layers_of(board, area)
                 else:
                     layers = Packing.start_layers_of(board, area, starts)

@@ -373,11 +373,12 @@ class FessSearch(FeatureSearch):
         own_cells: bool = False,
         stranded: bool = False,
         aim: int | None = None,
+        ordered: bool = False,
     ):
         super().__init__(problem, name, limits, observer)
         self.own_cells = own_cells
         board = problem.board
-        self.features = Features(board, stranded=stranded, aim=aim)
+        self.features = Features(board, stranded=stranded, aim=aim, ordered=ordered)
         # aimed at boxes on the squares ``aim`` (`aim`): the least pushes onto them is the guide
         self.aim = None if aim is None else RowCosts(rows_to(board, aim), aim.bit_count(), MATCHING)
         start: State = problem.initial_state()

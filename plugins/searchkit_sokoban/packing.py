@@ -110,6 +110,15 @@ class Packing:
         )
 
     @staticmethod
+    def aim_layers_of(board, squares: int, aim: int) -> list[int]:
+        """The same order for a search towards boxes on the squares ``aim`` (`aim`), which
+        take the goals' place: the layers of ``squares`` (some of them), the other aim
+        squares left empty, each box pulled back to a square a box starts on off the aim,
+        or else to a square such a box can be pushed to; no guess when none can."""
+        sources = board.start_boxes & ~aim
+        return _layers(board, squares, sources, lambda: mask_of(board.pushes_from(sources)) & ~aim, pull=True)
+
+    @staticmethod
     def start_layers_of(board, squares: int, starts: int | None = None) -> list[int]:
         """The same order for a search from the solved position back to the start
         (`fess_pull`), whose "goals" are the start squares ``squares``: layer 0 holds the

@@ -161,6 +161,12 @@ def register_engines(register):
                     "which open positions: nearest the start (near), farthest from the goals (far) or both in turns",
                     choices=AIMS,
                 ),
+                "ordered": EngineParam(
+                    "ordered",
+                    False,
+                    bool,
+                    "the forward searches fill their aim's squares in a packing order (as the goals), not in any order",
+                ),
             },
         )
     )
