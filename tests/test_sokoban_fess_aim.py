@@ -43,13 +43,13 @@ def test_aimed_features_count_boxes_on_the_aim_in_any_order():
 
 def test_ordered_aimed_features_fill_a_dead_end_of_the_aim_from_its_end():
     """With ``ordered``, the aim's squares have a packing order as the goals do
-    (`Packing.aim_layers_of`): a box on the square at a dead end's mouth seals the square
+    (`Packing.layers_of` with ``aim``): a box on the square at a dead end's mouth seals the square
     behind it, so it waits out of plan till that square is full."""
     board = Board(parse_level("#########\n#@ $ $ .#\n#  .#####\n#########"))
     w = board.width
     end, mouth = 1 << (w + 7), 1 << (w + 6)  # the corridor's last two squares
     aim = end | mouth
-    assert Packing.aim_layers_of(board, aim, aim) == [mouth, end]  # the mouth is filled last
+    assert Packing.layers_of(board, aim, aim) == [mouth, end]  # the mouth is filled last
     ordered = Features(board, aim=aim, ordered=True)
     assert ordered.packed(board.start_boxes) == (0, 0) and ordered.next_goals(board.start_boxes) == end
     assert ordered.packed(mouth) == (0, 1) and ordered.next_goals(mouth) == end  # out of turn

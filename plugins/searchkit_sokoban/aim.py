@@ -22,7 +22,7 @@ farthest from the goals after 30,000 and, from the same backward search, after 9
 ``search:fess-aim-far``: one ranking's lanes alone) and the engine ``sokoban-fess-aim``
 (``-P aims=near|far|both``; ``-P open_positions=N``: one lane a ranking, after N;
 ``-P ordered=true``: each forward search fills its aim's squares in their packing order,
-`Packing.aim_layers_of`, as FESS fills the goals, not in any order).  As a
+`Packing.layers_of` with the aim for the goals, not in any order).  As a
 portfolio member it is a forward search: the positions its forward halves store meet the
 pull searches' too.
 """
@@ -317,10 +317,10 @@ class AimLanes(Composite):
     """`AimSearch` searches in turns (lanes), by ``lanes`` (`Lane`: the ranking, nearest the
     start or farthest from the goals, the stored positions after which the forward search
     sets out, and whether it fills its aim in order), the lanes of one ranking sharing its
-    backward search.  The first lane runs
-    alone till it sets out, then whichever stored the fewest positions since it last came
-    nearer its aim (or took up its backward search), so the one gaining keeps the turns and
-    the others do as much work as the leader spends without gain.
+    backward search.  The first lane runs alone till it sets out, then whichever stored the
+    fewest positions since it last came nearer its aim (or took up its backward search), so
+    the one gaining keeps the turns and the others do as much work as the leader spends
+    without gain.
 
     Which aim suits is the level's: alone for 30 s, nearest the start solved 7 of 27 hard
     Sasquatch II levels and farthest 3, while on 6 XSokoban levels farthest solved all 6 in
@@ -341,22 +341,14 @@ class AimLanes(Composite):
         lanes: Lanes = LANES,
         **options: Any,
     ):
-        """``lanes``: `Lane` rows (`LANES`); ``options``: `AimSearch`'s other
-        keywords (the observer, ``aim_seconds``)."""
+        """``lanes``: `Lane` rows (`LANES`); ``options``: `AimSearch`'s other keywords (the
+        observer, ``aim_seconds``)."""
         self.run = Run(name, limits, options.get("observer"))
         self.lanes: list[AimSearch] = []
         backs: dict[str, OpenPullSearch] = {}  # per ranking, its backward search
-        for ranking, after, ordered in lanes:
-            lane = AimSearch(
-                problem,
-                name=name,
-                far=ranking == FAR,
-                back=backs.get(ranking),
-                open_positions=after,
-                ordered=ordered,
-                **options,
-            )
-            lane.fresh, backs[ranking] = [], lane.back
+        for row in lanes:
+            lane = lane_search(problem, row, backs.get(row.ranking), name=name, **options)
+            lane.fresh, backs[row.ranking] = [], lane.back
             self.lanes.append(lane)
         self.fresh: list[State] | None = None  # the forward searches' new positions, for the portfolio
         self.by: AimSearch | None = None  # the one that answered
@@ -417,9 +409,16 @@ def aimed_search(
     if ordered:
         lanes = tuple(lane._replace(ordered=True) for lane in lanes)
     if len(lanes) == 1:
-        ranking, after, ordered = lanes[0]
-        return AimSearch(problem, far=ranking == FAR, open_positions=after, ordered=ordered, **options)
+        return lane_search(problem, lanes[0], **options)
     return AimLanes(problem, lanes=lanes, **options)
+
+
+def lane_search(problem: SokobanProblem, lane: Lane, back: OpenPullSearch | None = None, **options: Any) -> AimSearch:
+    """The `AimSearch` of ``lane`` (``back``: its ranking's backward search, when another
+    lane has one already); ``options``: `AimSearch`'s other keywords."""
+    return AimSearch(
+        problem, far=lane.ranking == FAR, back=back, open_positions=lane.after, ordered=lane.ordered, **options
+    )
 
 
 def sokoban_fess_aim(

@@ -9,13 +9,14 @@ search (`fess`) with a ninth of the time, FESS filing positions in their own cel
 own), FESS aimed at open positions that FESS backwards found (``fess-aim``, `aim`: three
 lanes, one aiming nearest the start, two farthest from the goals after a short look and a
 long one) with a third, and a second pull search whose nearest-goal and matching estimates
-take turns with two ninths (large levels are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for
-``fess-aim``; small ones are solved before they start, as fast as without them).  After 10
-CPU seconds the greedy search and the first pull search stop (on XSokoban and Sasquatch II
-they answer within 3 s or not at all; the positions they stored still meet the others') and
-``fess-aim`` has three sevenths of the time, the second pull search two, the two FESS
-searches one each (with equal shares for the pull search and FESS, Sasquatch II 13 was out of
-reach at 60 s and the late answers came 10-25 % later; XSokoban lost nothing); from the 20th,
+take turns with two ninths (large levels are their ground: XSokoban for FESS, Sasquatch II
+for the pulls, both for ``fess-aim``; small ones are solved before they start, as fast as
+without them).  After 10 CPU seconds the greedy search and the first pull search stop (on
+XSokoban and Sasquatch II they answer within 3 s or not at all; the positions they stored
+still meet the others') and ``fess-aim`` has three sevenths of the time, the second pull
+search two, the two FESS searches one each (with equal shares for the pull search and FESS,
+Sasquatch II 13 was out of reach at 60 s and the late answers came 10-25 % later; XSokoban
+lost nothing); from the 20th,
 FESS counting stranded goals (``fess-stranded``) takes ``fess-own``'s seventh.  At 60 s per
 level with two lanes: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start
 only, with twice the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest only,

@@ -87,7 +87,7 @@ class Features:
     goals they are, packed in their own order (`Packing.start_layers_of`).  ``stranded``:
     out of plan counts the stranded goals too (`stranded`).  With ``aim`` (a mask of squares,
     `aim`), for a search towards boxes on those squares: they take the goals' place, packed
-    in any order - or, ``ordered``, in their own packing order (`Packing.aim_layers_of`)."""
+    in any order - or, ``ordered``, in their own packing order (`Packing.layers_of` with ``aim``)."""
 
     def __init__(
         self,
@@ -106,10 +106,8 @@ class Features:
             self.orders.append([aim])  # one layer: any order
         else:
             for area in areas(self.targets, board.width):
-                if aim is not None:
-                    layers = Packing.aim_layers_of(board, area, aim)
-                elif starts is None:
-                    layers = Packing.layers_of(board, area)
+                if starts is None:
+                    layers = Packing.layers_of(board, area, aim)
                 else:
                     layers = Packing.start_layers_of(board, area, starts)
                 self.orders.append(list(reversed(layers)))

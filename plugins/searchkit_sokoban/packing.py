@@ -97,26 +97,21 @@ class Packing:
 
     # -- the backward computation -----------------------------------------------------------
     @staticmethod
-    def layers_of(board, goals: int | None = None) -> list[int]:
-        """The layers of ``goals`` (default: all), the board's other goals left empty."""
-        sources = board.start_boxes & ~board.goals  # a box starting on a goal is a wall till it is pulled elsewhere
+    def layers_of(board, goals: int | None = None, aim: int | None = None) -> list[int]:
+        """The layers of ``goals`` (default: all), the board's other goals left empty.  With
+        ``aim`` (a mask of squares, for a search towards boxes on them, `aim`), the aim takes
+        the goals' place, ``goals`` some of its squares, and there is no guess when no box
+        can leave."""
+        targets = board.goals if aim is None else aim
+        sources = board.start_boxes & ~targets  # a box starting on a target is a wall till it is pulled elsewhere
         return _layers(
             board,
-            board.goals if goals is None else goals,
+            targets if goals is None else goals,
             sources,
-            lambda: mask_of(board.pushes_from(sources)) & ~board.goals,
+            lambda: mask_of(board.pushes_from(sources)) & ~targets,
             pull=True,
-            guess=lambda remaining: _nearest_to_boxes(board, remaining),
+            guess=(lambda remaining: _nearest_to_boxes(board, remaining)) if aim is None else None,
         )
-
-    @staticmethod
-    def aim_layers_of(board, squares: int, aim: int) -> list[int]:
-        """The same order for a search towards boxes on the squares ``aim`` (`aim`), which
-        take the goals' place: the layers of ``squares`` (some of them), the other aim
-        squares left empty, each box pulled back to a square a box starts on off the aim,
-        or else to a square such a box can be pushed to; no guess when none can."""
-        sources = board.start_boxes & ~aim
-        return _layers(board, squares, sources, lambda: mask_of(board.pushes_from(sources)) & ~aim, pull=True)
 
     @staticmethod
     def start_layers_of(board, squares: int, starts: int | None = None) -> list[int]:
