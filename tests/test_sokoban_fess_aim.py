@@ -164,7 +164,7 @@ def test_a_meeting_joins_the_forward_path_to_the_backward_one_and_it_replays(lev
 
 @pytest.mark.parametrize("level", ["microban:93", "microban:144", "xsokoban:1"])
 def test_set_out_at_once_the_forward_search_meets_a_position_stored_backwards(level):
-    search = AimSearch(problem(level), open_positions=0)  # one turn backwards, then forwards
+    search = AimSearch(problem(level), open_positions=0, endgame=False)  # one turn backwards, then forwards
     search.step()
     assert search.status == "solved" and search.met is not None and search.back.knows(search.met)
     pushes, states, cost = search.path()  # `searchkit.engines.paths.joined`

@@ -12,7 +12,9 @@ search sets out from the start towards the most open of them, its boxes' squares
 the goals' place (packed: boxes on those squares, in any order; its guide the least
 pushes that put every box on one of them).  Rearranging boxes into an open position needs
 no packing order, and the forward search answers as soon as it reaches *any* position the
-backward one stored: the path there, then the backward search's pulls undone.
+backward one stored: the path there, then the backward search's pulls undone.  Where it
+stalls a box or two short of its aim, a compiled A* over single pushes takes its nearest
+positions the rest of the way (`FessSearch` with ``endgame``, `endgame`; with numba).
 
 `AimSearch` runs the two in turn: the backward search till it has stored ``open_positions``
 positions, then the forward one.  `AimLanes` runs several in turns, the forward search that
@@ -22,7 +24,8 @@ farthest from the goals after 30,000 and, from the same backward search, after 9
 ``search:fess-aim-far``: one ranking's lanes alone) and the engine ``sokoban-fess-aim``
 (``-P aims=near|far|both``; ``-P open_positions=N``: one lane a ranking, after N;
 ``-P ordered=true``: each forward search fills its aim's squares in their packing order,
-`Packing.layers_of` with the aim for the goals, not in any order).  As a
+`Packing.layers_of` with the aim for the goals, not in any order; ``-P endgame=false``: no
+compiled A* from the positions near the aim).  As a
 portfolio member it is a forward search: the positions its forward halves store meet the
 pull searches' too.
 """
@@ -193,8 +196,10 @@ class AimSearch(Composite):
         far: bool = False,
         back: OpenPullSearch | None = None,
         ordered: bool = False,
+        endgame: bool = True,
     ):
-        """``back``: another lane's backward search to aim from (its ranking, not ``far``)."""
+        """``back``: another lane's backward search to aim from (its ranking, not ``far``);
+        ``endgame``: the forward searches' positions near their aim tried with a compiled A*."""
         check_size(problem, name)
         self.problem = problem
         self.name = name
@@ -203,6 +208,7 @@ class AimSearch(Composite):
         self.open_positions = open_positions
         self.aim_seconds = aim_seconds
         self.ordered = ordered
+        self.endgame = endgame
         self.ahead_used = 0.0  # CPU seconds the forward search has had towards its aim
         self.nearest = 0  # the most boxes on its aim a position of the forward search has had
         self.since = 0  # the forward search's stored positions when ``nearest`` last grew
@@ -251,7 +257,9 @@ class AimSearch(Composite):
         if self.observer is not None:
             where = "nearest the start" if back.far is None else "farthest from the goals"
             self.observer.note(f"aiming at an open position {where} after {back.expanded} expansions backwards")
-        self.ahead = FessSearch(self.problem, name=self.name, observer=self.observer, aim=aim, ordered=self.ordered)
+        self.ahead = FessSearch(
+            self.problem, name=self.name, observer=self.observer, aim=aim, ordered=self.ordered, endgame=self.endgame
+        )
         self.ahead_used = 0.0
         self.nearest, self.since = self.ahead.best_packed, self.ahead.stored
         self.ahead.fresh = []
@@ -428,6 +436,7 @@ def sokoban_fess_aim(
     aim_seconds: float = AIM_SECONDS,
     aims: str = BOTH,
     ordered: bool = False,
+    endgame: bool = True,
     limits: Limits | None = None,
     observer: Observer | None = None,
 ) -> Result:
@@ -440,6 +449,7 @@ def sokoban_fess_aim(
         open_positions=open_positions,
         aim_seconds=aim_seconds,
         ordered=ordered,
+        endgame=endgame,
     )
     search.step()
     return search.result()

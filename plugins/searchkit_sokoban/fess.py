@@ -19,7 +19,8 @@ empty goals no box off goals can reach while the boxes on goals stay (`Features.
 a line that packs the goals a box must still pass is no longer the best one.  Alone it
 solves Sasquatch II 38 (5 s) and 13 (6 s), which FESS does not within 20 s; the default
 runs it from the 20th second, in ``fess-own``'s place (Sasquatch II 38 at 52 s, XSokoban 66
-lost).
+lost).  ``endgame`` (``-P endgame=true``; on in the aimed searches, `aim`) hands the positions
+a box or two short of the goals to a compiled A* (`endgame`).
 
 A move is a *macro*: one box pushed to any square it can reach with the other boxes fixed,
 the player walking between pushes (a breadth-first search over that box's pushes).  The
@@ -33,6 +34,7 @@ bipartite test when the heuristic is matching).
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from time import process_time
 from typing import Any
 
 from searchkit import InputError, Limits, Observer, Result
@@ -42,6 +44,7 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 from .advisors import Explorer, Opener, advised
 from .board import INF, bits, flood
 from .diagonal import ClosedDiagonal
+from .endgame import Endgame
 from .features import Features, Score
 from .heuristics import MATCHING, NEAREST, RowCosts, rows_to
 from .hotspots import AimHotspots, Hotspots
@@ -55,6 +58,7 @@ MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box 
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core waits up to 1024 cheap ones)
 PATIENCE = 2000  # expansions without a better label before the best cell loses its extra turns
+BATCH = 64  # expansions between the endgame's turns when it runs alone
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]
@@ -374,7 +378,10 @@ class FessSearch(FeatureSearch):
         stranded: bool = False,
         aim: int | None = None,
         ordered: bool = False,
+        endgame: bool = False,
     ):
+        """``endgame``: positions a box or two short of the goals (or the aim) are tried with
+        a compiled A* onto them (`endgame`; when numba is here)."""
         super().__init__(problem, name, limits, observer)
         self.own_cells = own_cells
         board = problem.board
@@ -391,8 +398,12 @@ class FessSearch(FeatureSearch):
         self.hotspots: Hotspots | AimHotspots = Hotspots(board) if aim is None else AimHotspots(board, aim)
         self.explorer = Explorer(board)
         self.opener = Opener(board)
+        targets = self.features.targets
+        self.endgame = Endgame(problem, targets, self.guide) if endgame and Endgame.available() else None
+        self.joins: dict[State, tuple[State, list[Push]]] = {}  # the endgame's arrivals: from where, by which pushes
+        self.used = 0.0  # CPU seconds of its steps, the endgame's share of which it keeps to
         reach = self.macros.region(*start)
-        first = self.score(start[0], reach, self._h(start))
+        first = self.score(start[0], reach, self.guide(start))
         self.parents[start] = None
         self.best_packed = self.goals - first.unpacked
         if problem.is_goal(start):
@@ -409,7 +420,44 @@ class FessSearch(FeatureSearch):
             h = int(h)  # a whole number: most are small ints, shared, where each float takes 24 bytes
         return Score.of(cell, self.goals, self.hotspots.count(boxes), h)
 
-    def _h(self, state: State) -> float:
+    def step(self, budget: int | None = None) -> bool:
+        """`FeatureSearch.step`, and after every batch of expansions the endgame's tries."""
+        endgame = self.endgame
+        if endgame is None:
+            return super().step(budget)
+        while self.status is None:
+            began = process_time()
+            over = super().step(BATCH if budget is None else budget)
+            self.used += process_time() - began
+            if not over:
+                self._finish(endgame)
+            if budget is not None:
+                break
+        return self.status is not None
+
+    def _finish(self, endgame: Endgame) -> None:
+        """The best waiting position's try, if its time has come: where it puts every box on
+        the targets, that position is this search's too (in ``fresh``; the answer on goals)."""
+        before = endgame.expanded, endgame.generated
+        found = endgame.finish(self.used)
+        self.expanded += endgame.expanded - before[0]
+        self.generated += endgame.generated - before[1]
+        if found is None:
+            return
+        state, pushes, end = found
+        if self.knows(end):
+            return
+        self.joins[end] = (state, pushes)
+        if self.fresh is not None:
+            self.fresh.append(end)
+        if self.problem.is_goal(end):
+            self.status, self.goal = SOLVED, end
+
+    def knows(self, state: State) -> bool:
+        return state in self.joins or super().knows(state)
+
+    def guide(self, state: State) -> float:
+        """The estimate the search ranks by: pushes onto the aim, or the problem's heuristic."""
         if self.aim is not None:
             return self.aim.cost(bits(state[0]))
         estimate = self.problem.heuristic
@@ -437,7 +485,7 @@ class FessSearch(FeatureSearch):
                 self.duplicates += 1
                 continue
             src, dst = macro[0].square, macro[-1].square + board.offsets[macro[-1].direction]
-            h = self._h(child) if delta is None else delta.child(src, dst, child[1])
+            h = self.guide(child) if delta is None else delta.child(src, dst, child[1])
             if h >= INF:
                 continue
             pockets = features.pockets(child[0], region)
@@ -455,6 +503,8 @@ class FessSearch(FeatureSearch):
             advice.append(
                 (rank, opens(boxes, reach, child[0], region, src, dst), (walk.get(src, INF), walk.get(dst, INF)))
             )
+        if self.endgame is not None:
+            self.endgame.offer(children)
         return children, advice
 
     def path(self) -> tuple[list, list, int]:
@@ -463,6 +513,11 @@ class FessSearch(FeatureSearch):
 
     def path_to(self, state: State) -> tuple[list, list, int]:
         """The pushes from the start to ``state`` (reached), with the position after each."""
+        if state in self.joins:  # the endgame's: the way to where it set out, then its pushes
+            base, pushes = self.joins[state]
+            actions, states, cost = self.path_to(base)
+            states.extend(positions_along(self.problem.board, base[0], pushes))
+            return actions + pushes, states, cost + len(pushes)
         return _path(self.problem, self.macros, self.chain(state))
 
 
@@ -471,11 +526,14 @@ def sokoban_fess(
     *,
     own_cells: bool = False,
     stranded: bool = False,
+    endgame: bool = False,
     limits: Limits | None = None,
     observer: Observer | None = None,
 ) -> Result:
     """FESS over macro moves: cycle through feature cells, expand the least-weight position."""
-    search = FessSearch(problem, limits=limits, observer=observer, own_cells=own_cells, stranded=stranded)
+    search = FessSearch(
+        problem, limits=limits, observer=observer, own_cells=own_cells, stranded=stranded, endgame=endgame
+    )
     search.step()
     return search.result()
 

@@ -29,6 +29,14 @@ def register_engines(register):
     from .fess import sokoban_fess
     from .fess_pull import sokoban_fess_pull
 
+    def endgame_param(default: bool) -> EngineParam:
+        return EngineParam(
+            "endgame",
+            default,
+            bool,
+            "positions a box or two short of the goals (or the aim) tried with a compiled A* onto them (needs numba)",
+        )
+
     register(
         EngineInfo(
             "sokoban-portfolio",
@@ -102,6 +110,7 @@ def register_engines(register):
                     bool,
                     "count as out of plan the empty goals no box off goals reaches while the boxes on goals stay",
                 ),
+                "endgame": endgame_param(False),
             },
         )
     )
@@ -167,6 +176,7 @@ def register_engines(register):
                     bool,
                     "the forward searches fill their aim's squares in a packing order (as the goals), not in any order",
                 ),
+                "endgame": endgame_param(True),
             },
         )
     )
