@@ -41,9 +41,10 @@ from searchkit.engines.paths import joined
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
+from .answers import result_of
 from .board import INF, bits
 from .features import Score
-from .fess import FessSearch, State, check_size, result_of
+from .fess import FessSearch, State, check_size
 from .fess_pull import PullFessSearch
 from .problem import SokobanProblem
 from .rules import pullable

@@ -21,9 +21,9 @@ from searchkit import InputError, Limits, Observer, Result
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
+from .answers import positions_along, result_of
 from .board import Board, bits
 from .deadlocks import BIPARTITE
-from .fess import positions_along, result_of
 from .levels import parse_levels
 from .problem import Push, SokobanProblem
 

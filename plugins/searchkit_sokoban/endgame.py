@@ -25,6 +25,7 @@ from searchkit import Limits
 from searchkit.result import SOLVED
 
 from .board import Board
+from .compiled_search import CompiledPushSearch, compiled_available
 from .heuristics import MATCHING
 from .levels import Level
 from .problem import Push, SokobanProblem
@@ -56,8 +57,6 @@ class Endgame:
 
     @staticmethod
     def available() -> bool:
-        from .compiled_search import compiled_available  # imported here: `compiled_search` imports `fess`
-
         return compiled_available()
 
     def offer(self, states: list[State]) -> None:
@@ -87,8 +86,6 @@ class Endgame:
         return None
 
     def _try(self, state: State) -> tuple[State, list[Push], State] | None:
-        from .compiled_search import CompiledPushSearch
-
         boxes, player = state
         level = Level(tuple(self.layout.rows(boxes, player)))
         problem = SokobanProblem(Board(level), MATCHING, self.problem.disabled)

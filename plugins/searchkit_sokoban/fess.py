@@ -42,6 +42,7 @@ from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .advisors import Explorer, Opener, advised
+from .answers import positions_along, result_of
 from .board import INF, bits, flood
 from .diagonal import ClosedDiagonal
 from .endgame import Endgame
@@ -348,21 +349,6 @@ class FeatureSearch:
         return result_of(self)
 
 
-def result_of(search: Any) -> Result:
-    """The `Result` of a search stepped to its end or its limit: its counters into its `Run`
-    (``run``), and its path when solved (`FeatureSearch`, `aim.AimSearch`)."""
-    search.run.count(
-        expanded=search.expanded,
-        generated=search.generated,
-        duplicates=search.duplicates,
-        stored=search.stored,
-        max_frontier=search.max_frontier,
-    )
-    if search.status == SOLVED:
-        return search.run.result(SOLVED, search.path())
-    return search.run.result(search.status or LIMIT)
-
-
 class FessSearch(FeatureSearch):
     """FESS forwards over macro pushes: alone (`sokoban_fess`) or as a member of the core's
     portfolio (``search:fess``, `SokobanProblem.search`)."""
@@ -551,17 +537,3 @@ def _path(problem: SokobanProblem, macros: MacroMoves, chain: list[State]) -> tu
     pushes = macros.along(chain)
     states = [problem.initial_state(), *positions_along(problem.board, problem.board.start_boxes, pushes)]
     return pushes, states, len(pushes)
-
-
-def positions_along(board, boxes: int, pushes: list[Push], pulled: bool = False) -> list[State]:
-    """The position after each of ``pushes`` in turn from ``boxes``: the player where the
-    box was (it followed the box) - or, ``pulled``, the pushes undone in that order, each a
-    pull: the box back on the push's square, the player a step behind it."""
-    w, floor, offsets = board.width, board.floor, board.offsets
-    out: list[State] = []
-    for p in pushes:
-        o = offsets[p.direction]
-        boxes ^= (1 << p.square) | (1 << (p.square + o))
-        region = flood(1 << (p.square - o if pulled else p.square), floor & ~boxes, w)
-        out.append((boxes, (region & -region).bit_length() - 1))
-    return out

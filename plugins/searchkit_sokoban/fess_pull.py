@@ -35,9 +35,10 @@ from searchkit import Limits, Observer, Result
 from searchkit.engines.backward import forwards
 from searchkit.result import NO_SOLUTION, SOLVED
 
+from .answers import positions_along
 from .board import INF, bits, flood
 from .features import Features, Score
-from .fess import Advice, FeatureSearch, MacroMoves, State, positions_along
+from .fess import Advice, FeatureSearch, MacroMoves, State
 from .gateway import GATEWAY_BUDGET, aim
 from .heuristics import MATCHING, RowCosts, rows_to
 from .problem import SokobanProblem
