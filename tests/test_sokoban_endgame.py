@@ -44,8 +44,8 @@ def test_it_takes_a_position_two_boxes_short_onto_the_aim_moving_a_box_already_t
     aim = board.goals  # the level's goals as the aim: one box on it, two off
     start = p.initial_state()
     assert (start[0] & aim).bit_count() == aim.bit_count() - 2
-    game = Endgame(p, aim, lambda state: 0)
-    game.offer([start])
+    game = Endgame(p, aim)
+    game.offer([start], [0])
     found = game.finish(spent=1.0)
     assert found is not None
     state, pushes, end = found
@@ -61,22 +61,22 @@ def test_positions_too_far_from_the_aim_wait_not_and_each_is_tried_once(tmp_path
     w = p.board.width
     aim = 1 << (3 * w + 2) | 1 << (3 * w + 4) | 1 << (3 * w + 6)  # three squares of row 3: no box there
     start = p.initial_state()
-    game = Endgame(p, aim, lambda state: 0)
-    game.offer([start])
+    game = Endgame(p, aim)
+    game.offer([start], [0])
     assert not game.waiting  # three boxes off the aim: more than SLACK
     there = (aim, start[1])
-    game.offer([there])
+    game.offer([there], [0])
     assert game.finish(spent=1.0) == (there, [], there) and aim in game.tried
-    game.offer([there])
+    game.offer([there], [0])
     assert not game.waiting  # tried before
 
 
 def test_the_tries_keep_within_their_share_of_the_forward_search_time():
     p = problem("microban:2")
     board = p.board
-    game = Endgame(p, board.goals, lambda state: 0)
+    game = Endgame(p, board.goals)
     game.used = 1.0
-    game.offer([(board.goals, p.initial_state()[1])])
+    game.offer([(board.goals, p.initial_state()[1])], [0])
     assert game.finish(spent=1.0) is None and game.waiting  # 1 s of 1 s used: it waits
     assert game.finish(spent=1.0 / endgame.SHARE) is not None
 

@@ -17,7 +17,6 @@ without it the search goes on as before.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from heapq import heappop, heappush
 from time import process_time
 
@@ -43,11 +42,10 @@ class Endgame:
     A* onto those squares: `offer` the search's new positions, `finish` the best untried one
     when time allows."""
 
-    def __init__(self, problem: SokobanProblem, aim: int, cost: Callable[[State], float]):
+    def __init__(self, problem: SokobanProblem, aim: int):
         self.problem = problem
         self.board = problem.board
         self.aim = aim
-        self.cost = cost  # a position's pushes to the aim (its boxes' squares' matching bound)
         self.least = aim.bit_count() - SLACK  # boxes on the aim a position needs to be tried
         self.layout = dataclasses.replace(problem.board.layout, goals=aim)
         self.waiting: list[tuple[int, float, int, State]] = []  # (-boxes on the aim, pushes to it, order, position)
@@ -60,13 +58,14 @@ class Endgame:
     def available() -> bool:
         return compiled_available()
 
-    def offer(self, states: list[State]) -> None:
-        """Keep those of ``states`` within `SLACK` boxes of the aim for a try."""
+    def offer(self, states: list[State], costs: list[float]) -> None:
+        """Keep those of ``states`` within `SLACK` boxes of the aim for a try (``costs``: each
+        one's pushes to go, as the search estimated them)."""
         aim, least, waiting, tried = self.aim, self.least, self.waiting, self.tried
-        for state in states:
+        for state, cost in zip(states, costs):
             on = (state[0] & aim).bit_count()
             if on >= least and state[0] not in tried:
-                heappush(waiting, (-on, self.cost(state), len(tried) + len(waiting), state))
+                heappush(waiting, (-on, cost, len(tried) + len(waiting), state))
 
     def finish(self, spent: float) -> tuple[State, list[Push], State] | None:
         """Try the best waiting position if the tries have used less than `SHARE` of

@@ -385,11 +385,11 @@ class FessSearch(FeatureSearch):
         self.explorer = Explorer(board)
         self.opener = Opener(board)
         targets = self.features.targets
-        self.endgame = Endgame(problem, targets, self.guide) if endgame and Endgame.available() else None
+        self.endgame = Endgame(problem, targets) if endgame and Endgame.available() else None
         self.joins: dict[State, tuple[State, list[Push]]] = {}  # the endgame's arrivals: from where, by which pushes
         self.used = 0.0  # CPU seconds of its steps, the endgame's share of which it keeps to
         reach = self.macros.region(*start)
-        first = self.score(start[0], reach, self.guide(start))
+        first = self.score(start[0], reach, self._h(start))
         self.parents[start] = None
         self.best_packed = self.goals - first.unpacked
         if problem.is_goal(start):
@@ -442,8 +442,7 @@ class FessSearch(FeatureSearch):
     def knows(self, state: State) -> bool:
         return state in self.joins or super().knows(state)
 
-    def guide(self, state: State) -> float:
-        """The estimate the search ranks by: pushes onto the aim, or the problem's heuristic."""
+    def _h(self, state: State) -> float:
         if self.aim is not None:
             return self.aim.cost(bits(state[0]))
         estimate = self.problem.heuristic
@@ -471,7 +470,7 @@ class FessSearch(FeatureSearch):
                 self.duplicates += 1
                 continue
             src, dst = macro[0].square, macro[-1].square + board.offsets[macro[-1].direction]
-            h = self.guide(child) if delta is None else delta.child(src, dst, child[1])
+            h = self._h(child) if delta is None else delta.child(src, dst, child[1])
             if h >= INF:
                 continue
             pockets = features.pockets(child[0], region)
@@ -490,7 +489,7 @@ class FessSearch(FeatureSearch):
                 (rank, opens(boxes, reach, child[0], region, src, dst), (walk.get(src, INF), walk.get(dst, INF)))
             )
         if self.endgame is not None:
-            self.endgame.offer(children)
+            self.endgame.offer(children, [rank.h for rank, _opens, _away in advice])
         return children, advice
 
     def path(self) -> tuple[list, list, int]:
