@@ -247,6 +247,34 @@ def test_a_goal_room_filled_from_its_mouth_stays_alive():
     assert problem.pruning.dead_end(boxes, square(board, 2, 4), dst) is None
 
 
+@pytest.mark.parametrize("name", ["sasquatch:17", "sasquatch:50", "xsokoban:1", "microban:93"])
+def test_the_boxes_frozen_on_goals_are_those_a_proof_names(name):
+    # FrozenOnGoals settles a box with no box beside it from the walls and dead squares
+    # alone and proves only the others: the same mask as a proof tried from every box
+    import random
+
+    from searchkit_sokoban.board import mask_of
+    from searchkit_sokoban.deadlocks import FrozenOnGoals
+
+    board = Board(parse_levels(bundled_text(name.split(":")[0]))[int(name.split(":")[1]) - 1])
+    frozen, floor, rng = FrozenOnGoals(board), bits(board.floor), random.Random(name)
+    for _ in range(300):
+        boxes = mask_of(rng.sample(floor, rng.randint(1, len(floor))))
+        on_goals, proved = boxes & board.goals, 0
+        for x in bits(on_goals):
+            proved |= mask_of(frozen_group(x, on_goals, board.is_wall, board.is_dead, board.width, set()) or ())
+        assert frozen(boxes) == proved
+
+
+def test_a_lone_box_on_a_goal_is_frozen_in_a_corner_only():
+    from searchkit_sokoban.deadlocks import FrozenOnGoals
+
+    board = Board(parse_level("######\n#*   #\n#  * #\n#  @ #\n######"))
+    corner, middle = square(board, 1, 1), square(board, 2, 3)
+    assert board.fixed_alone >> corner & 1 and not board.fixed_alone >> middle & 1
+    assert FrozenOnGoals(board)(board.start_boxes) == 1 << corner
+
+
 def test_bipartite_deadlock_is_an_infinite_matching():
     # both boxes lie against the top wall: each alone reaches the top-left goal, never the other
     board = Board(parse_level("########\n#.$ $  #\n#      #\n#   .@ #\n########"))

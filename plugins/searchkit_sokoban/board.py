@@ -417,12 +417,15 @@ class Board:
         w, wall, dead = self.width, self.is_wall, self.is_dead
         self.axis_fixed = bytearray(self.size)
         self.axis_pairs: list[tuple[int, int]] = [(0, 0)] * self.size
+        self.fixed_alone = 0  # squares where a box with no box beside it can never move
         for x in bits(self.floor):
             fixed = 0
             for bit, (a, b) in ((1, (x - 1, x + 1)), (2, (x - w, x + w))):
                 if wall[a] or wall[b] or (dead[a] and dead[b]):
                     fixed |= bit
             self.axis_fixed[x] = fixed
+            if fixed == 3:
+                self.fixed_alone |= 1 << x
             self.axis_pairs[x] = ((1 << (x - 1)) | (1 << (x + 1)), (1 << (x - w)) | (1 << (x + w)))
 
     # -- display ----------------------------------------------------------------------------

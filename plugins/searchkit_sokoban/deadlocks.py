@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .board import INF, bits, flood, mask_of, pull_flood
+from .board import INF, around, bits, flood, mask_of, pull_flood
 from .corral import pi_corral_boxes
 
 DETECTORS = ("dead-squares", "freeze", "bipartite", "corral", "cluster")
@@ -118,8 +118,11 @@ class FrozenOnGoals:
         if fixed is None:
             if len(self.known) >= FROZEN_MEMO:
                 self.known.clear()
-            fixed = 0
-            for x in bits(on_goals):
+            # a box with no box beside it is frozen by walls and dead squares alone (most of
+            # them, on a level of a hundred boxes or more); only the others need a proof
+            alone = on_goals & ~around(on_goals, board.width)
+            fixed = alone & board.fixed_alone
+            for x in bits(on_goals & ~alone):
                 if not fixed >> x & 1:
                     group = frozen_group(x, on_goals, board.is_wall, board.is_dead, board.width, set())
                     fixed |= mask_of(group or ())
