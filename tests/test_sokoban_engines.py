@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 from searchkit_sokoban import engines
@@ -171,3 +172,64 @@ def test_fess_is_left_out_where_it_cannot_run():
     assert result.solved and result.stats.answered_by == "greedy:nearest-goal"
     with pytest.raises(InputError, match="first search"):
         portfolio(p, members="search:fess")
+
+
+class _Stub:
+    """A member search that never ends: each step is one expansion of a fixed cost, and it
+    reports a fixed progress."""
+
+    problem = None
+    status = None
+    generated = duplicates = reopened = stored = frontier = 0
+    done = False
+
+    def __init__(self, progress):
+        self.expanded, self._progress = 0, progress
+
+    def step(self, budget=None):
+        until = time.perf_counter() + 0.0005
+        while time.perf_counter() < until:
+            pass
+        self.expanded += 1
+        return False
+
+    def progress_fraction(self):
+        return self._progress
+
+
+class _StubProblem:
+    search_names = ("ahead", "behind", "silent")
+
+    def __init__(self):
+        self.made = {}
+
+    def member_search(self, name, observer):
+        self.made[name] = _Stub({"ahead": 0.9, "behind": 0.5, "silent": None}[name])
+        return self.made[name]
+
+
+@pytest.mark.parametrize("lead", [1.0, 3.0])
+def test_lead_gives_the_member_well_ahead_that_many_times_its_share(lead):
+    from searchkit.engines.portfolio import LEAD_MARGIN
+
+    stubs = _StubProblem()
+    result = portfolio(
+        stubs, members="search:ahead,search:behind,search:silent", lead=lead, limits=Limits(max_expanded=600)
+    )
+    assert result.status == "limit"
+    ahead, behind, silent = (stubs.made[n].expanded for n in ("ahead", "behind", "silent"))
+    assert 0.9 - 0.5 >= LEAD_MARGIN
+    assert ahead / behind == pytest.approx(lead, rel=0.25) and behind / silent == pytest.approx(1.0, rel=0.25)
+
+
+def test_lead_is_a_number_of_at_least_one():
+    with pytest.raises(InputError, match="lead"):
+        portfolio(problem("microban:1"), members="nearest-goal", lead=0.5)
+    # FESS towards the goals reports its packed fraction; a backward search has none
+    from searchkit_sokoban.fess import FessSearch
+    from searchkit_sokoban.fess_pull import PullFessSearch
+
+    fess = FessSearch(problem("microban:93"))
+    fess.step(20)
+    assert fess.progress_fraction() == fess.best_packed / fess.total
+    assert PullFessSearch(problem("microban:93")).progress_fraction() is None

@@ -331,6 +331,13 @@ class FeatureSearch:
         """True when ``state`` was reached and not proved dead."""
         return self.parents.get(state, DEAD) is not DEAD  # a root's parent is None
 
+    def progress_fraction(self) -> float | None:
+        """The goals packed of the best position reached, for a portfolio's ``lead``: forward
+        searches towards the goals only (the backward ones count other things)."""
+        if self.progress != "packed" or not self.total:
+            return None
+        return self.best_packed / self.total
+
     def chain(self, state: State) -> list[State]:
         """The positions from a root of the search to ``state`` (reached)."""
         chain = [state]

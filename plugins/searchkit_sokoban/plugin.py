@@ -71,6 +71,13 @@ def register_engines(register):
                 "meet": EngineParam(
                     "meet", e.PORTFOLIO_MEET, bool, "forward searches and the pull search answer together on meeting"
                 ),
+                "lead": EngineParam(
+                    "lead",
+                    e.PORTFOLIO_LEAD,
+                    float,
+                    "share multiplier for the FESS search packing well more goals than the others (1: off)",
+                    minimum=1,
+                ),
             },
         )
     )

@@ -356,6 +356,13 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
                 "meet": EngineParam(
                     "meet", False, bool, "forward and backward members answer together when they reach one state"
                 ),
+                "lead": EngineParam(
+                    "lead",
+                    1.0,
+                    float,
+                    "share multiplier for a member well ahead of the others by its own progress (1: off)",
+                    minimum=1,
+                ),
             },
         ),
     ]

@@ -16,7 +16,13 @@ see `alternation`):
 * then every member is stepped in turn, the one furthest behind its share of the time
   first (time, not expansions, because nodes of different searches cost different
   amounts): a member written ``SEARCH*W`` has a share of ``W``, the others 1, and
-  ``shares``, one positive number per member, overrides them all.
+  ``shares``, one positive number per member, overrides them all;
+* with ``lead`` above 1, a member whose search reports how far it has come
+  (``progress_fraction()``, 0 to 1, the same measure as the others that report one) and is
+  `LEAD_MARGIN` or more ahead of every other such member has ``lead`` times its share while
+  it is: of several searches of one kind, the one that is getting somewhere gets the time
+  (off by default; Sasquatch II 38 falls to FESS counting stranded goals alone in 11 s,
+  31 of 32 goals after 6, while plain FESS has 9).
 
 A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare heuristic
 name means greedy on it), ``backward[:VARIANT]`` (greedy from the goal states over
@@ -61,6 +67,7 @@ BACKWARD = "backward"
 SEARCH = "search"  # a search the problem makes itself: search:NAME
 BATCH = 32  # expansions per turn: fewer switches between the searches
 INF = float("inf")
+LEAD_MARGIN = 0.15  # how far ahead of every other (fraction of the way) a member leads
 
 
 class _EventsOnly(Observer):
@@ -113,6 +120,9 @@ class Steppable(Protocol):
 
     def path_to(self, state: Any) -> tuple[list[Any], list[Any], Any]: ...
 
+    # for ``lead`` (optional, looked up by `Member.progress`): ``progress_fraction()``, how far
+    # it has come, 0 to 1 (None: no measure)
+
 
 class Member:
     """One search of a portfolio, with the time it has used."""
@@ -135,6 +145,18 @@ class Member:
 
     def proves_unsolvable(self) -> bool:
         return self.search.status == NO_SOLUTION and preserves_solutions(self.search.problem)
+
+    def progress(self) -> float | None:
+        report = getattr(self.search, "progress_fraction", None)
+        return report() if callable(report) else None
+
+
+def leader(live: list[Member]) -> Member | None:
+    """The member `LEAD_MARGIN` or more ahead of every other that reports its progress."""
+    ranked = sorted(((p, i) for i, x in enumerate(live) if (p := x.progress()) is not None), reverse=True)
+    if len(ranked) < 2 or ranked[0][0] < ranked[1][0] + LEAD_MARGIN:
+        return None
+    return live[ranked[0][1]]
 
 
 MemberSpec = tuple[str, str, str, float, float, float]  # direction, order, name, join, leave, share
@@ -278,15 +300,19 @@ def portfolio(
     shares: str = "",
     solo: float = 0.0,
     meet: bool = False,
+    lead: float = 1.0,
     limits: Limits | None = None,
     observer: Observer | None = None,
 ) -> Result:
     """The searches in ``members`` (comma list), the first alone for ``solo`` s, then by
-    ``shares``; with ``meet``, a forward and a backward one that reach one state answer together."""
+    ``shares`` (``lead`` times its share for a member well ahead of the others, `leader`);
+    with ``meet``, a forward and a backward one that reach one state answer together."""
     specs = parse_members(members)
     weights = parse_shares(shares, specs)
     if not solo >= 0:
         raise InputError(f"solo must be a number of seconds >= 0 (got {solo!r})")
+    if not lead >= 1:
+        raise InputError(f"lead must be a number >= 1 (got {lead!r})")
     check_member_names(problem, specs)
     run = Run("portfolio", limits, observer)
     began_all = process_time()
@@ -328,7 +354,8 @@ def portfolio(
         if expanded >= run.next_check and run.limit_reached(expanded, generated, stored):
             status = LIMIT
             break
-        m = min(live, key=lambda x: x.spent / x.share)  # the one most behind its share
+        ahead = leader(live) if lead > 1 else None
+        m = min(live, key=lambda x: x.spent / (x.share * (lead if x is ahead else 1.0)))  # most behind its share
         began = perf_counter()
         m.search.step(min(BATCH, run.next_check - expanded))  # never past the next limit check
         m.spent += perf_counter() - began
