@@ -15,7 +15,7 @@ import pytest
 from searchkit_sokoban.board import DIRS, INF, Board, bits, flood
 from searchkit_sokoban.corral import pi_corral_boxes
 from searchkit_sokoban.deadlocks import CORRAL, DETECTORS, freeze_deadlock, frozen_group, parse_disabled
-from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
+from searchkit_sokoban.levels import bundled_text, load_level, parse_level, parse_levels
 from searchkit_sokoban.packing import Packing
 from searchkit_sokoban.problem import SokobanProblem
 from searchkit_sokoban.rules import Step, step
@@ -256,7 +256,7 @@ def test_the_boxes_frozen_on_goals_are_those_a_proof_names(name):
     from searchkit_sokoban.board import mask_of
     from searchkit_sokoban.deadlocks import FrozenOnGoals
 
-    board = Board(parse_levels(bundled_text(name.split(":")[0]))[int(name.split(":")[1]) - 1])
+    board = Board(load_level(name))
     frozen, floor, rng = FrozenOnGoals(board), bits(board.floor), random.Random(name)
     for _ in range(300):
         boxes = mask_of(rng.sample(floor, rng.randint(1, len(floor))))
@@ -360,7 +360,6 @@ def test_packing_order_lets_the_last_box_come_round_a_detour():
     can only reach along the empty row. Before, the goals nearest the boxes were guessed
     last and the closed end came eighth."""
     from searchkit_sokoban.board import mask_of
-    from searchkit_sokoban.levels import load_level
     from searchkit_sokoban.packing import _leaves_to
 
     board = Board(load_level("sasquatch:7"))

@@ -225,7 +225,9 @@ def test_lead_gives_the_member_well_ahead_that_many_times_its_share(lead):
 def test_lead_is_a_number_of_at_least_one():
     with pytest.raises(InputError, match="lead"):
         portfolio(problem("microban:1"), members="nearest-goal", lead=0.5)
-    # FESS towards the goals reports its packed fraction; a backward search has none
+
+
+def test_fess_forwards_reports_its_packed_share_and_fess_backwards_none():
     from searchkit_sokoban.fess import FessSearch
     from searchkit_sokoban.fess_pull import PullFessSearch
 

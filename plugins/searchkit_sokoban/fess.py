@@ -333,8 +333,8 @@ class FeatureSearch:
 
     def progress_fraction(self) -> float | None:
         """The goals packed of the best position reached, for a portfolio's ``lead``: forward
-        searches towards the goals only (the backward ones count other things)."""
-        if self.progress != "packed" or not self.total:
+        searches only (the backward ones count other things than goals packed)."""
+        if self.backward or not self.total:
             return None
         return self.best_packed / self.total
 
