@@ -1,6 +1,7 @@
 """searchkit: interchangeable search engines over a small `Problem` protocol, with plugins."""
 
 from .atomic import atomic_path, write_atomic
+from .compiled import NO_NUMBA_ENV, integer_weights, numba_available
 from .domain import Domain, GridView, Heuristic, Instance, Param
 from .engines import (
     BestFirstSearch,
@@ -43,6 +44,7 @@ __all__ = [
     "GridView",
     "Heuristic",
     "INCOMPLETE",
+    "NO_NUMBA_ENV",
     "InputError",
     "Instance",
     "LIMIT",
@@ -71,7 +73,9 @@ __all__ = [
     "greedy",
     "hookimpl",
     "iddfs",
+    "integer_weights",
     "make_problem",
+    "numba_available",
     "path_from_links",
     "path_from_parents",
     "portfolio",

@@ -6,13 +6,7 @@ compiled path by it; importing numba itself takes a while, so only its presence 
 
 from __future__ import annotations
 
-import os
-from importlib.util import find_spec
+from searchkit import NO_NUMBA_ENV as DISABLE_ENV  # set to 1 to force the pure-Python search and builder
+from searchkit import numba_available as compiled_kernel_available  # whether `kernel_numba` can run here
 
-DISABLE_ENV = "SEARCHKIT_NO_NUMBA"  # set to 1 to force the pure-Python search and builder
-
-
-def compiled_kernel_available() -> bool:
-    """Whether `kernel_numba` can run here (numba installed, not disabled) - found without
-    importing numba, which takes a while."""
-    return not os.environ.get(DISABLE_ENV) and find_spec("numba") is not None
+__all__ = ["DISABLE_ENV", "compiled_kernel_available"]

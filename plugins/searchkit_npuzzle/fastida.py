@@ -27,10 +27,21 @@ import functools
 import math
 import sys
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
-from searchkit import LIMIT, NO_SOLUTION, SOLVED, InputError, Limits, Observer, Result, Run, astar, idastar
+from searchkit import (
+    LIMIT,
+    NO_SOLUTION,
+    SOLVED,
+    InputError,
+    Limits,
+    Observer,
+    Result,
+    Run,
+    astar,
+    idastar,
+    integer_weights,
+)
 
 from .blank_paths import DIRS, finish, neighbours
 from .compiled import compiled_kernel_available
@@ -263,12 +274,7 @@ def warm_up_kernel() -> None:
 def weight_ratio(weight: float) -> tuple[int, int]:
     """``(gw, hw)``: small integers with ``hw / gw`` at most ``weight`` and within 1e-3 of it,
     so bounds on ``gw * g + hw * h`` stay exact integers."""
-    if not weight >= 1 or weight == float("inf"):  # also refuses NaN
-        raise ValueError(f"weight must be a finite number of at least 1 (got {weight})")
-    ratio = Fraction(weight).limit_denominator(1000)
-    if ratio > weight:  # never promise less than the caller asked for
-        ratio = Fraction(math.floor(weight * 1000), 1000)
-    return ratio.denominator, ratio.numerator
+    return integer_weights(weight, 1000)
 
 
 def _run(

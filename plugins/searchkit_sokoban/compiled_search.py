@@ -12,12 +12,9 @@ out of the portfolio and the engine says how to get it.
 
 from __future__ import annotations
 
-import os
-from fractions import Fraction
-from importlib.util import find_spec
 from typing import Any
 
-from searchkit import InputError, Limits, Observer, Result
+from searchkit import NO_NUMBA_ENV, InputError, Limits, Observer, Result, integer_weights, numba_available
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
@@ -34,24 +31,14 @@ MAX_STATES = 6_000_000  # the arrays stop growing near here (about 220 bytes a p
 STEP_FACTOR = 8  # expansions per step asked: its nodes cost a tenth of the Python searches'
 COMPILED = "compiled"  # the portfolio member's name (search:compiled)
 MEMBER_WEIGHT = 3.0  # the portfolio member's weight
-DISABLE_ENV = "SEARCHKIT_NO_NUMBA"  # set to 1: no compiled code (as for the n-puzzle's)
+DISABLE_ENV = NO_NUMBA_ENV  # set to 1: no compiled code (the n-puzzle's either)
+compiled_available = numba_available  # whether the kernel can run here
 WARM_UP_LEVEL = "#######\n#@$ . #\n#######"
-
-
-def compiled_available() -> bool:
-    """Whether the kernel can run here (numba installed, not disabled), found without
-    importing numba, which takes a while."""
-    return not os.environ.get(DISABLE_ENV) and find_spec("numba") is not None
 
 
 def weights_of(weight: float) -> tuple[int, int]:
     """``(wg, wh)``: integers with ``wh / wg`` within 1/100 of ``weight`` and not above it."""
-    if not weight >= 1 or weight == float("inf"):
-        raise InputError(f"--weight must be a finite number of at least 1 (got {weight})")
-    ratio = Fraction(weight).limit_denominator(100)
-    if ratio > weight:
-        ratio = Fraction(int(weight * 100), 100)
-    return ratio.denominator, ratio.numerator
+    return integer_weights(weight, 100, "--weight")
 
 
 def _counter(slot: str) -> property:
