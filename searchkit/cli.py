@@ -131,7 +131,14 @@ COMMON = [
     ("max_nodes", Optional[int], None, typer.Option("--max-nodes", help="stop after this many expansions")),
     ("timeout", Optional[float], None, typer.Option("--timeout", help="stop after this many seconds")),
     ("max_states", Optional[int], None, typer.Option("--max-states", help="stop when this many states are stored")),
-    ("max_memory", Optional[float], None, typer.Option("--max-memory", help="stop when the process uses this many MB")),
+    (
+        "max_memory",
+        Optional[float],
+        None,
+        typer.Option(
+            "--max-memory", help="stop when the process uses this many MB (from 80 %, a portfolio retires members)"
+        ),
+    ),
     ("json_output", bool, False, typer.Option("--json", help="print one JSON document on stdout")),
 ]
 TREE_ONLY = [

@@ -8,7 +8,9 @@ must give ``no-solution``.
 
 from __future__ import annotations
 
+import importlib
 import math
+import time
 from dataclasses import dataclass
 
 import networkx as nx
@@ -645,3 +647,84 @@ def test_type_based_exploration_is_complete(case):
     else:
         check_solution(case, problem, result)
     assert max(expanded.times.values(), default=0) <= 1
+
+
+class _Hoarder:
+    """A member search that never ends and stores ``rate`` states a step (a step costs a
+    fixed time); ``log`` keeps its expansions, which outlive it."""
+
+    problem = None
+    status = None
+    generated = duplicates = reopened = frontier = 0
+    done = False
+
+    def __init__(self, name, rate, log):
+        self.name, self.rate, self.log = name, rate, log
+        self.expanded = self.stored = 0
+
+    def step(self, budget=None):
+        until = time.perf_counter() + 0.0001
+        while time.perf_counter() < until:
+            pass
+        self.expanded += 1
+        self.stored += self.rate
+        self.log[self.name] = self.expanded
+        return False
+
+
+@pytest.mark.parametrize(
+    "members, rates, retired",
+    [
+        ("search:big,search:small,search:tiny", {"big": 4, "small": 2, "tiny": 1}, ["big", "small"]),
+        # big stores the most, but small the most for its share
+        ("search:big*4,search:small,search:tiny", {"big": 2, "small": 3, "tiny": 1}, ["small", "big"]),
+    ],
+)
+def test_a_portfolio_short_of_memory_retires_the_member_storing_the_most_for_its_share(
+    monkeypatch, members, rates, retired
+):
+    """At `RETIRE_AT` of the memory limit the member storing the most states for its share
+    leaves (freed, its expansions still counted), the next only once the rest store as many
+    again; the last one searching stays till the limit stops it."""
+    import gc
+    import weakref
+
+    from searchkit import Observer
+
+    module = importlib.import_module("searchkit.engines.portfolio")
+
+    alive: weakref.WeakSet = weakref.WeakSet()
+    log: dict[str, int] = {}
+
+    class Hoarders:
+        def member_search(self, name, observer=None):
+            search = _Hoarder(name, rates[name], log)
+            alive.add(search)
+            return search
+
+    unit = 1024  # bytes a stored state takes, in this test's memory
+
+    def rss():
+        return unit * sum(s.stored for s in alive)
+
+    monkeypatch.setattr(module, "current_rss_bytes", rss)
+    monkeypatch.setattr(importlib.import_module("searchkit.limits"), "current_rss_bytes", rss)
+    notes = []
+
+    class Notes(Observer):
+        def note(self, text):
+            notes.append((text.split()[2], sorted(s.name for s in alive)))
+
+    result = solve(Hoarders(), "portfolio", members=members, solo=0, limits=Limits(max_rss_mb=16), observer=Notes())
+    gc.collect()
+    assert result.status == LIMIT and result.stats.limit_reason == "memory"
+    # by the second, the first one retired is freed
+    first, second = retired
+    assert notes == [(f"search:{first}", ["big", "small", "tiny"]), (f"search:{second}", sorted({second, "tiny"}))]
+    assert result.stats.expanded == sum(log.values())
+    assert log["tiny"] >= 16 * 1024 * 1024 / unit  # the last one filled the memory alone
+    # without a memory limit nobody leaves: all three search to the end
+    notes.clear()
+    log.clear()
+    solve(Hoarders(), "portfolio", members=members, solo=0, limits=Limits(max_expanded=3000), observer=Notes())
+    assert not notes and sum(log.values()) == 3000 and min(log.values()) > 200

@@ -24,6 +24,15 @@ see `alternation`):
   (off by default; Sasquatch II 38 falls to FESS counting stranded goals alone in 11 s,
   31 of 32 goals after 6, while plain FESS has 9).
 
+Under a memory limit (``Limits.max_rss_mb``) the portfolio does not stop when memory runs
+short while several members search: at `RETIRE_AT` of the limit it *retires* the member
+that stores the most states for its share (its counts stay in the statistics, its states
+are freed; a large share says the member is worth its room) and
+the others go on in the room it leaves; the next is retired only once the rest store as
+many states as there were then and memory is still short.  Long runs of hard instances
+thus end by the clock or with one member left, not with every member stopped at once by
+the one that fills memory fastest.
+
 A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare heuristic
 name means greedy on it), ``backward[:VARIANT]`` (greedy from the goal states over
 ``predecessors``, on the problem or its variant of that name) or ``search:NAME``, a search
@@ -48,12 +57,13 @@ has `Steppable`'s ``fresh``, ``knows`` and ``path_to``, forwards unless it says
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from time import perf_counter, process_time
 from typing import Any, Protocol
 
 from ..errors import InputError
-from ..limits import Limits
+from ..limits import Limits, current_rss_bytes
 from ..observer import Observer
 from ..problem import can_search_backward, heuristic_of, preserves_solutions
 from ..result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
@@ -68,6 +78,8 @@ SEARCH = "search"  # a search the problem makes itself: search:NAME
 BATCH = 32  # expansions per turn: fewer switches between the searches
 INF = float("inf")
 LEAD_MARGIN = 0.15  # how far ahead of every other (fraction of the way) a member leads
+RETIRE_AT = 0.8  # of the memory limit: the member storing the most for its share is retired there
+COUNTS = ("expanded", "generated", "duplicates", "reopened")  # a retired member's, kept
 
 
 class _EventsOnly(Observer):
@@ -149,6 +161,38 @@ class Member:
     def progress(self) -> float | None:
         report = getattr(self.search, "progress_fraction", None)
         return report() if callable(report) else None
+
+
+class Retirement:
+    """Memory pressure under a memory limit: the member storing the most states for its share
+    leaves (its counts kept, its states freed) while another still searches."""
+
+    def __init__(self, limits: Limits | None):
+        cap = None if limits is None else limits.max_rss_mb
+        self.at = None if cap is None else cap * RETIRE_AT * 1024 * 1024  # bytes
+        self.until = 0  # the states stored when the last member left: none leaves below
+        self.counts = dict.fromkeys(COUNTS, 0)  # the retired members' counts
+        self.sweep = False  # a member left since the last check: collect its cycles
+
+    def pick(self, crew: list[Member], live: list[Member], stored: int) -> Member | None:
+        """The member to retire now (None: memory is not short, or none can go): the one of
+        the crew storing the most states for its share, the last one searching excepted."""
+        if self.sweep:  # by now nothing refers to the last one retired
+            gc.collect()
+            self.sweep = False
+        if self.at is None or stored < self.until or current_rss_bytes() < self.at:
+            return None
+        keep = live[0] if len(live) == 1 else None
+        return max((x for x in crew if x is not keep), key=lambda x: x.search.stored / x.share, default=None)
+
+    def retire(self, old: Member, crew: list[Member], live: list[Member], stored: int) -> None:
+        for name in COUNTS:
+            self.counts[name] += getattr(old.search, name)
+        self.until = stored
+        crew.remove(old)
+        if old in live:
+            live.remove(old)
+        self.sweep = True
 
 
 def leader(live: list[Member]) -> Member | None:
@@ -322,10 +366,12 @@ def portfolio(
         raise InputError(f"the first search of the portfolio cannot run on this problem ({members})")
     if meet and first.can_meet():
         first.search.fresh = []
-    crew = [first]  # every member made so far
+    crew = [first]  # every member made so far (but those retired)
     live = [first]  # those still searching
+    del first  # the lists hold it: a retired member is freed
     # (the CPU seconds it joins at, its spec, its share), earliest last
     waiting = sorted(((max(solo, spec[3]), spec, share) for spec, share in zip(specs[1:], weights[1:])), reverse=True)
+    retirement = Retirement(limits)
     status, winner = None, None
     path, answered_by = None, ""
     expanded = generated = stored = max_frontier = 0
@@ -351,9 +397,16 @@ def portfolio(
             status = LIMIT
             run.reason = INCOMPLETE
             break
-        if expanded >= run.next_check and run.limit_reached(expanded, generated, stored):
-            status = LIMIT
-            break
+        if expanded >= run.next_check:
+            if run.limit_reached(expanded, generated, stored):
+                status = LIMIT
+                break
+            old = retirement.pick(crew, live, stored)
+            if old is not None:
+                if observer is not None:
+                    observer.note(f"memory short: {old.label} retired ({old.search.stored:,} states)")
+                retirement.retire(old, crew, live, stored)
+                del old
         ahead = leader(live) if lead > 1 else None
         m = min(live, key=lambda x: x.spent / (x.share * (lead if x is ahead else 1.0)))  # most behind its share
         began = perf_counter()
@@ -371,8 +424,9 @@ def portfolio(
                 status = NO_SOLUTION
             else:
                 live.remove(m)
-        expanded = sum(x.search.expanded for x in crew)
-        generated = sum(x.search.generated for x in crew)
+        gone = retirement.counts
+        expanded = gone["expanded"] + sum(x.search.expanded for x in crew)
+        generated = gone["generated"] + sum(x.search.generated for x in crew)
         stored = sum(x.search.stored for x in crew)
         max_frontier = max(max_frontier, sum(x.search.frontier for x in crew))
     if winner is not None:
@@ -382,8 +436,8 @@ def portfolio(
         path,
         expanded=expanded,
         generated=generated,
-        duplicates=sum(x.search.duplicates for x in crew),
-        reopened=sum(x.search.reopened for x in crew),
+        duplicates=retirement.counts["duplicates"] + sum(x.search.duplicates for x in crew),
+        reopened=retirement.counts["reopened"] + sum(x.search.reopened for x in crew),
         max_frontier=max_frontier,
         stored=stored,
     )
