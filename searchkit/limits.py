@@ -69,6 +69,7 @@ class Guard:
         "max_stored",
         "max_rss",
         "peak_rss",
+        "rss",
         "_n",
         "_step",
         "_last_at",
@@ -83,6 +84,7 @@ class Guard:
         self.max_stored = limits.max_stored
         self.max_rss = limits.max_rss_mb * 1024 * 1024 if limits.max_rss_mb is not None else None
         self.peak_rss = 0
+        self.rss = 0  # the last reading (at every check under a memory limit)
         self._n = 0
         self._step = FIRST_CHECK
         self._last_at = self.start
@@ -100,7 +102,7 @@ class Guard:
             return "memory"
         self._n += 1
         if self.max_rss is not None or self._n & 15 == 0:
-            rss = current_rss_bytes()
+            rss = self.rss = current_rss_bytes()
             if rss > self.peak_rss:
                 self.peak_rss = rss
             if self.max_rss is not None and rss >= self.max_rss:

@@ -691,8 +691,6 @@ def test_a_portfolio_short_of_memory_retires_the_member_storing_the_most_for_its
 
     from searchkit import Observer
 
-    module = importlib.import_module("searchkit.engines.portfolio")
-
     alive: weakref.WeakSet = weakref.WeakSet()
     log: dict[str, int] = {}
 
@@ -707,7 +705,6 @@ def test_a_portfolio_short_of_memory_retires_the_member_storing_the_most_for_its
     def rss():
         return unit * sum(s.stored for s in alive)
 
-    monkeypatch.setattr(module, "current_rss_bytes", rss)
     monkeypatch.setattr(importlib.import_module("searchkit.limits"), "current_rss_bytes", rss)
     notes = []
 

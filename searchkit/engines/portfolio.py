@@ -63,7 +63,7 @@ from time import perf_counter, process_time
 from typing import Any, Protocol
 
 from ..errors import InputError
-from ..limits import Limits, current_rss_bytes
+from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward, heuristic_of, preserves_solutions
 from ..result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
@@ -174,18 +174,21 @@ class Retirement:
         self.counts = dict.fromkeys(COUNTS, 0)  # the retired members' counts
         self.sweep = False  # a member left since the last check: collect its cycles
 
-    def pick(self, crew: list[Member], live: list[Member], stored: int) -> Member | None:
-        """The member to retire now (None: memory is not short, or none can go): the one of
-        the crew storing the most states for its share, the last one searching excepted."""
+    def relieve(self, crew: list[Member], live: list[Member], stored: int, rss: int, observer: Observer | None) -> None:
+        """At a limit check (``rss``: the memory it read), retire the member of the crew
+        storing the most states for its share, the last one searching excepted, if memory
+        is short (the observer hears which first)."""
         if self.sweep:  # by now nothing refers to the last one retired
             gc.collect()
             self.sweep = False
-        if self.at is None or stored < self.until or current_rss_bytes() < self.at:
-            return None
+        if self.at is None or stored < self.until or rss < self.at:
+            return
         keep = live[0] if len(live) == 1 else None
-        return max((x for x in crew if x is not keep), key=lambda x: x.search.stored / x.share, default=None)
-
-    def retire(self, old: Member, crew: list[Member], live: list[Member], stored: int) -> None:
+        old = max((x for x in crew if x is not keep), key=lambda x: x.search.stored / x.share, default=None)
+        if old is None:
+            return
+        if observer is not None:
+            observer.note(f"memory short: {old.label} retired ({old.search.stored:,} states)")
         for name in COUNTS:
             self.counts[name] += getattr(old.search, name)
         self.until = stored
@@ -193,6 +196,10 @@ class Retirement:
         if old in live:
             live.remove(old)
         self.sweep = True
+
+    def total(self, crew: list[Member], name: str) -> int:
+        """The count ``name`` (of `COUNTS`) of the crew and the members retired."""
+        return self.counts[name] + sum(int(getattr(x.search, name)) for x in crew)
 
 
 def leader(live: list[Member]) -> Member | None:
@@ -401,12 +408,7 @@ def portfolio(
             if run.limit_reached(expanded, generated, stored):
                 status = LIMIT
                 break
-            old = retirement.pick(crew, live, stored)
-            if old is not None:
-                if observer is not None:
-                    observer.note(f"memory short: {old.label} retired ({old.search.stored:,} states)")
-                retirement.retire(old, crew, live, stored)
-                del old
+            retirement.relieve(crew, live, stored, run.guard.rss, observer)
         ahead = leader(live) if lead > 1 else None
         m = min(live, key=lambda x: x.spent / (x.share * (lead if x is ahead else 1.0)))  # most behind its share
         began = perf_counter()
@@ -424,9 +426,8 @@ def portfolio(
                 status = NO_SOLUTION
             else:
                 live.remove(m)
-        gone = retirement.counts
-        expanded = gone["expanded"] + sum(x.search.expanded for x in crew)
-        generated = gone["generated"] + sum(x.search.generated for x in crew)
+        expanded = retirement.total(crew, "expanded")
+        generated = retirement.total(crew, "generated")
         stored = sum(x.search.stored for x in crew)
         max_frontier = max(max_frontier, sum(x.search.frontier for x in crew))
     if winner is not None:
@@ -436,8 +437,8 @@ def portfolio(
         path,
         expanded=expanded,
         generated=generated,
-        duplicates=retirement.counts["duplicates"] + sum(x.search.duplicates for x in crew),
-        reopened=retirement.counts["reopened"] + sum(x.search.reopened for x in crew),
+        duplicates=retirement.total(crew, "duplicates"),
+        reopened=retirement.total(crew, "reopened"),
         max_frontier=max_frontier,
         stored=stored,
     )
