@@ -9,8 +9,12 @@ must replay; the Python A* on the same bound must agree on Microban's optimal co
 from __future__ import annotations
 
 import pytest
-from searchkit_sokoban.board import Board, bits, flood
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from searchkit_sokoban import heuristics
+from searchkit_sokoban.board import INF, Board, bits, flood
 from searchkit_sokoban.compiled_search import DISABLE_ENV, CompiledPushSearch, compiled_available, weights_of
+from searchkit_sokoban.heuristics import MATCHING, RowCosts
 from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.problem import SokobanProblem
 from test_sokoban_deadlocks import TINY, space
@@ -201,3 +205,30 @@ def test_its_own_bound_prunes_bipartite_deadlocks_unless_switched_off():
     off = SokobanProblem(board, None, frozenset({"bipartite", "corral"}))
     flags = CompiledPushSearch(off).flags
     assert not flags & push_kernel.BIPARTITE and not flags & push_kernel.CORRAL and flags & push_kernel.FREEZE
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_compiled_matching_agrees_with_scipys(data):
+    """`RowCosts.matching` past COMPILE_AFTER misses (numba) gives SciPy's minimum, also with
+    more targets than boxes and with pairs no push joins (INF: a deadlock when no perfect
+    assignment is left)."""
+    ncols = data.draw(st.integers(1, 12))
+    cell = st.one_of(st.just(INF), st.integers(0, 40))
+    rows = data.draw(st.lists(st.one_of(st.none(), st.tuples(*[cell] * ncols)), min_size=ncols, max_size=3 * ncols))
+    keyed = [k for k, row in enumerate(rows) if row]
+    scipy_costs, compiled = RowCosts(rows, ncols, MATCHING), RowCosts(rows, ncols, MATCHING)
+    compiled._compile()
+    for _ in range(5):
+        keys = data.draw(st.lists(st.sampled_from(keyed), min_size=1, max_size=ncols, unique=True)) if keyed else []
+        assert compiled.matching(keys) == scipy_costs.matching(keys)
+
+
+def test_a_search_that_asks_often_takes_the_compiled_matching(monkeypatch):
+    """SciPy answers the first misses (no kernel to load on small levels), the kernel the rest."""
+    monkeypatch.setattr(heuristics, "COMPILE_AFTER", 3)
+    rows = [(1, 2, 9), (1, 3, 9), (1, 9, 2), (9, 1, 1)]
+    costs = RowCosts(rows, 3, MATCHING)
+    answers = [costs.matching(keys) for keys in ([0, 1], [0, 2], [1, 2, 3], [0, 1, 2], [0, 3])]
+    assert costs._compiled is not None
+    assert answers == [3, 3, 4, 5, 2]

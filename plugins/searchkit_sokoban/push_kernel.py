@@ -187,15 +187,28 @@ def _total(cost, n, p):
 
 
 @njit(cache=True)
-def _matching(cost, n, ints, used):
-    """Minimum-cost perfect assignment of ``n`` boxes (rows) to goals (columns) by the
-    Hungarian method with potentials (1-based ``cost``); BIG or more when none exists."""
+def _matching(cost, n, m, ints, used):
+    """Minimum-cost assignment of ``n`` boxes (rows) to ``m >= n`` goals (columns) by the
+    Hungarian method with potentials (1-based ``cost``, row 0 zeros); BIG or more when
+    none exists."""
     for r in range(3):
-        for j in range(n + 1):
+        for j in range(m + 1):
             ints[r, j] = 0
     for i in range(1, n + 1):
-        _augment(cost, n, i, ints, used)
-    return _total(cost, n, ints[2])
+        _augment(cost, m, i, ints, used)
+    return _total(cost, m, ints[2])
+
+
+@njit(cache=True)
+def row_matching(table, keys, n, m, cost, ints, used):
+    """`heuristics.RowCosts`' matching compiled: the boxes whose rows of ``table`` (``m``
+    columns) are ``keys[:n]``, assigned (work arrays ``cost``, ``ints``, ``used`` at least
+    ``n + 1`` by ``m + 1``, 8 by ``m + 1``, ``m + 1``)."""
+    for i in range(n):
+        k = keys[i]
+        for j in range(m):
+            cost[i + 1, j + 1] = table[k, j]
+    return _matching(cost, n, m, ints, used)
 
 
 @njit(cache=True)
@@ -540,7 +553,7 @@ def run(
         # the parent's assignment, which each child's starts from
         cost, base = costs[0], costs[1]
         _rows(n, boxlist, dist, comp, player, base)
-        _matching(base, n, ints, used)
+        _matching(base, n, n, ints, used)
         for r in range(3):
             for j in range(n + 1):
                 ints[5 + r, j] = ints[r, j]
