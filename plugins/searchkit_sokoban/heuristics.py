@@ -13,6 +13,7 @@ at the backward search's positions (`aim`) solves Sasquatch II 24 in 29.4 s, not
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from searchkit import numba_available
@@ -53,7 +54,7 @@ class RowCosts:
             self._solve = linear_sum_assignment
             self._memo: dict[tuple, int] = {}
             self._misses = 0
-            self._compiled: Any = None  # `push_kernel.row_matching` and its work arrays, from COMPILE_AFTER misses
+            self._compiled: Callable[[Any], int] | None = None  # from COMPILE_AFTER misses (numba installed)
 
     @classmethod
     def of_board(cls, board, kind: str) -> RowCosts:
@@ -69,6 +70,9 @@ class RowCosts:
         return total if total < INF else INF
 
     def matching(self, keys) -> int:
+        compiled = self._compiled
+        if compiled is not None and len(keys) <= len(self._table[0]):
+            return compiled(keys)
         near, arg = self.near, self.arg
         total = 0
         used = set()
@@ -88,16 +92,10 @@ class RowCosts:
         self._misses += 1
         if self._misses == COMPILE_AFTER and numba_available():
             self._compile()
-        n, m = len(keys), self._table.shape[1]
-        if self._compiled is not None and n <= m:
-            solve, keyed, work = self._compiled
-            keyed[:n] = keys
-            total = solve(self._table, keyed, n, m, *work)
-        else:
-            picked = self._table.take(keys, axis=0)  # take: a third of fancy indexing's cost on a list
-            rows = self.rows
-            # the sum in Python: numpy's costs more than the solver on matrices this small
-            total = sum(map(lambda k, j: rows[k][j], keys, self._solve(picked)[1].tolist()))
+        picked = self._table.take(keys, axis=0)  # take: a third of fancy indexing's cost on a list
+        rows = self.rows
+        # the sum in Python: numpy's costs more than the solver on matrices this small
+        total = sum(map(lambda k, j: rows[k][j], keys, self._solve(picked)[1].tolist()))
         if total >= INF:
             total = INF
         if len(memo) >= MEMO_SIZE:
@@ -106,16 +104,27 @@ class RowCosts:
         return total
 
     def _compile(self) -> None:
-        """From here on the compiled assignment (`push_kernel.row_matching`): SciPy's call
-        costs ~16 us on 14 boxes, most of it getting there; loading the kernel ~0.4 s, so
-        only a search that asks often pays it."""
+        """From here on the compiled assignment (`push_kernel.row_matching`), which checks
+        the nearest goals itself and remembers nothing: SciPy's call costs ~10 us on 14 boxes,
+        most of it getting there, the kernel's ~3 us; loading the kernel ~0.4 s, so only a
+        search that asks often pays it."""
         import numpy as np
 
         from .push_kernel import row_matching
 
         m = self._table.shape[1]
-        work = (np.zeros((m + 1, m + 1), np.int64), np.zeros((8, m + 1), np.int64), np.zeros(m + 1, np.bool_))
-        self._compiled = (row_matching, np.zeros(m, np.int64), work)
+        table = np.column_stack((self._table, self.near, self.arg)).astype(np.int64)
+        cost, ints = np.zeros((m + 1, m + 1), np.int64), np.zeros((8, m + 1), np.int64)
+        keyed = ints[6]
+
+        def solve(keys) -> int:
+            n = len(keys)
+            keyed[:n] = keys
+            total = row_matching(table, cost, ints, n, m)
+            return total if total < INF else INF
+
+        self._compiled = solve
+        self._memo.clear()
 
 
 def push_rows(board) -> list[tuple[int, ...] | None]:
