@@ -725,3 +725,44 @@ def test_a_portfolio_short_of_memory_retires_the_member_storing_the_most_for_its
     log.clear()
     solve(Hoarders(), "portfolio", members=members, solo=0, limits=Limits(max_expanded=3000), observer=Notes())
     assert not notes and sum(log.values()) == 3000 and min(log.values()) > 200
+
+
+class _Slow:
+    """A member search whose every expansion takes ``pace`` seconds; ``budgets`` keeps what
+    each turn allowed."""
+
+    problem = None
+    status = None
+    generated = duplicates = reopened = frontier = stored = 0
+    done = False
+
+    def __init__(self, pace):
+        self.pace, self.expanded, self.budgets = pace, 0, []
+
+    def step(self, budget=None):
+        self.budgets.append(budget)
+        until = time.perf_counter() + self.pace * (budget or 1)
+        while time.perf_counter() < until:
+            pass
+        self.expanded += budget or 1
+        return False
+
+
+def test_a_slow_member_takes_turns_its_pace_does_in_turn_seconds(monkeypatch):
+    """A turn is at most `BATCH` expansions and, once a member's pace is known, no more than
+    it does in `TURN_SECONDS`: the limits are checked between turns, so a member taking a
+    second an expansion (a FESS search on a level of 160 boxes) overran a 60 s limit by 15 s."""
+    portfolio_module = importlib.import_module("searchkit.engines.portfolio")
+    monkeypatch.setattr(portfolio_module, "TURN_SECONDS", 0.05)
+    slow, fast = _Slow(0.02), _Slow(0.001)  # the fast one's 32 expansions: 0.032 s
+
+    class Two:
+        def member_search(self, name, observer=None):
+            return slow if name == "slow" else fast
+
+    began = time.perf_counter()
+    result = solve(Two(), "portfolio", members="search:slow,search:fast", solo=0, limits=Limits(timeout_s=2.0))
+    assert result.status == LIMIT and result.stats.limit_reason == "time"
+    assert time.perf_counter() - began < 2.0 + 0.1 + 32 * 0.02  # its first turn, before its pace is known
+    assert len(slow.budgets) > 3 and max(slow.budgets[2:]) <= 2  # 0.05 s at 0.02 s an expansion
+    assert max(fast.budgets) > 20  # a fast member's turns are as before
