@@ -53,6 +53,7 @@ class RowCosts:
             self._table = table
             self._solve = linear_sum_assignment
             self._memo: dict[tuple, int] = {}
+            self._columns = ncols
             self._misses = 0
             self._compiled: Callable[[Any], int] | None = None  # from COMPILE_AFTER misses (numba installed)
 
@@ -71,7 +72,7 @@ class RowCosts:
 
     def matching(self, keys) -> int:
         compiled = self._compiled
-        if compiled is not None and len(keys) <= len(self._table[0]):
+        if compiled is not None and len(keys) <= self._columns:
             return compiled(keys)
         near, arg = self.near, self.arg
         total = 0
@@ -112,7 +113,7 @@ class RowCosts:
 
         from .push_kernel import row_matching
 
-        m = self._table.shape[1]
+        m = self._columns
         table = np.column_stack((self._table, self.near, self.arg)).astype(np.int64)
         cost, ints = np.zeros((m + 1, m + 1), np.int64), np.zeros((8, m + 1), np.int64)
         keyed = ints[6]

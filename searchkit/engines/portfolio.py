@@ -433,7 +433,7 @@ def portfolio(
         ahead = leader(live) if lead > 1 else None
         m = min(live, key=lambda x: x.spent / (x.share * (lead if x is ahead else 1.0)))  # most behind its share
         if m.take_turn(m.turn(min(BATCH, run.next_check - expanded))) >= TURN_SECONDS:  # never past the next check
-            run.next_check = 0  # a long turn: the clock now, not when the sum of the counts comes round
+            run.next_check = expanded  # a long turn: the clock now, not when the sum of the counts comes round
         met = _meeting(m, crew) if meet and m.search.status != SOLVED else None
         if m.search.status == SOLVED:
             status, winner = SOLVED, m
