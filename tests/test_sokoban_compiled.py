@@ -224,6 +224,30 @@ def test_the_compiled_matching_agrees_with_scipys(data):
         assert compiled.matching(keys) == scipy_costs.matching(keys)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_the_compiled_matching_matches_again_only_what_changed(data):
+    """A search asks for sibling positions, a box or two moved from the last: the compiled
+    matching starts from its last assignment (`push_kernel.row_matching`), and its answers
+    are still SciPy's, whether the keys come sorted or not, and when their number changes."""
+    ncols = data.draw(st.integers(3, 12))
+    cell = st.one_of(st.just(INF), st.integers(0, 40))
+    rows = data.draw(st.lists(st.tuples(*[cell] * ncols), min_size=2 * ncols, max_size=3 * ncols))
+    scipy_costs, compiled = RowCosts(rows, ncols, MATCHING), RowCosts(rows, ncols, MATCHING)
+    compiled._compile()
+    keys = data.draw(st.lists(st.integers(0, len(rows) - 1), min_size=3, max_size=ncols, unique=True))
+    for _ in range(12):
+        moved = data.draw(st.integers(0, 3))  # 0: the number of keys changes
+        if moved == 0:
+            keys = data.draw(st.lists(st.integers(0, len(rows) - 1), min_size=1, max_size=ncols, unique=True))
+        for _ in range(moved):
+            free = [k for k in range(len(rows)) if k not in keys]
+            keys[data.draw(st.integers(0, len(keys) - 1))] = data.draw(st.sampled_from(free))
+        if data.draw(st.booleans()):
+            keys.sort()
+        assert compiled.matching(keys) == scipy_costs.matching(keys)
+
+
 def test_a_search_that_asks_often_takes_the_compiled_matching(monkeypatch):
     """SciPy answers the first misses (no kernel to load on small levels), the kernel the rest."""
     monkeypatch.setattr(heuristics, "COMPILE_AFTER", 3)

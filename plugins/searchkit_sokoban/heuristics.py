@@ -115,13 +115,14 @@ class RowCosts:
 
         m = self._columns
         table = np.column_stack((self._table, self.near, self.arg)).astype(np.int64)
-        cost, ints = np.zeros((m + 1, m + 1), np.int64), np.zeros((8, m + 1), np.int64)
+        cost, ints = np.zeros((m + 1, m + 1), np.int64), np.zeros((11, m + 1), np.int64)
+        where = np.zeros(len(table), np.int64)
         keyed = ints[6]
 
         def solve(keys) -> int:
             n = len(keys)
             keyed[:n] = keys
-            total = row_matching(table, cost, ints, n, m)
+            total = row_matching(table, cost, ints, where, n, m)
             return total if total < INF else INF
 
         self._compiled = solve

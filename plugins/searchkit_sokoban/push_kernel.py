@@ -200,13 +200,18 @@ def _matching(cost, n, m, ints, used):
 
 
 @njit(cache=True)
-def row_matching(table, cost, ints, n, m):
+def row_matching(table, cost, ints, where, n, m):
     """`heuristics.RowCosts`' matching compiled: the boxes whose rows of ``table`` are
     ``ints[6, :n]`` assigned to its first ``m`` columns (its last two: each row's least cost
     and the column of it), or the least costs' sum when no two boxes share that column.
-    ``cost`` and ``ints`` (8 rows; 0-4 the Hungarian method's, 5 its ``used``) are at least
-    ``n + 1`` and ``m + 1`` wide.  Few arguments: each costs the call a fraction of a microsecond."""
-    keys, used = ints[6], ints[5]
+    The last assignment stays (``cost``'s rows, the potentials and pairs in ``ints`` rows
+    0-2, its keys by row in row 7, ``where``: each key's row, 0 for none): when at most a
+    third of the keys differ from it - a search's siblings differ in two, a box moved in
+    each - only their rows are matched again (`_rematch`), else all afresh, padded to
+    ``m`` rows of zeros (so no column left free keeps a potential).  ``cost`` and ``ints``
+    (11 rows; 5 the method's ``used``, 8-10 scratch) are ``m + 1`` wide.  Few arguments:
+    each costs the call a fraction of a microsecond."""
+    keys, used, base, extra, changed, hit = ints[6], ints[5], ints[7], ints[8], ints[9], ints[10]
     total = 0
     for j in range(m + 1):
         used[j] = 0
@@ -220,11 +225,47 @@ def row_matching(table, cost, ints, n, m):
         used[a] = 1
     if total >= BIG or not shared:
         return total
+    if base[0] == n:
+        d = 0
+        for i in range(n):
+            r = where[keys[i]]
+            if r > 0:
+                hit[r] = 1
+            else:
+                extra[d] = keys[i]
+                d += 1
+        if 3 * d <= n:
+            c = 0
+            for r in range(1, n + 1):
+                if hit[r]:
+                    hit[r] = 0
+                    continue
+                k = extra[c]
+                where[base[r]] = 0
+                base[r] = k
+                where[k] = r
+                for j in range(m):
+                    cost[r, j + 1] = table[k, j]
+                changed[c] = r
+                c += 1
+            if d == 0:
+                return _total(cost, m, ints[2])
+            return _rematch(cost, m, changed, d, ints, used)
+        for r in range(1, n + 1):
+            hit[r] = 0
+    for r in range(1, base[0] + 1):
+        where[base[r]] = 0
     for i in range(n):
         k = keys[i]
+        base[i + 1] = k
+        where[k] = i + 1
         for j in range(m):
             cost[i + 1, j + 1] = table[k, j]
-    return _matching(cost, n, m, ints, used)
+    for i in range(n + 1, m + 1):
+        for j in range(m + 1):
+            cost[i, j] = 0
+    base[0] = n
+    return _matching(cost, m, m, ints, used)
 
 
 @njit(cache=True)
