@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from searchkit_sokoban.board import DIRS, Board, Layout, bits, flood
 from searchkit_sokoban.game import SokobanGame
 from searchkit_sokoban.goalroom import expand_route
@@ -203,3 +205,11 @@ def test_replay_pictures_and_game_refuse_the_same_moves():
     level = parse_level("  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n")
     assert _illegal_everywhere(level, "ruuLLLulDrrrrddlUruLLLddllluurRDrdLuuurDD") > 100
     assert _illegal_everywhere(parse_level(LEVEL), "dr") > 5
+
+
+@given(st.integers(0, 1 << 1200))
+def test_bits_reads_a_mask_of_any_size_a_byte_at_a_time(mask):
+    """`bits` (a byte table) names the squares a bit at a time would, ascending."""
+    squares = [x for x in range(mask.bit_length()) if mask >> x & 1]
+    assert bits(mask) == squares
+    assert sum(1 << x for x in bits(mask)) == mask

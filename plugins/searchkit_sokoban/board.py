@@ -88,13 +88,25 @@ def mask_of(squares: Iterable[int]) -> int:
     return out
 
 
+_BYTE_SQUARES: list[list[tuple[int, ...]]] = []  # per byte of a mask, the squares of each of its 256 values
+
+
 def bits(mask: int) -> list[int]:
-    """The square numbers of the set bits, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    """The square numbers of the set bits (of a mask not below 0), ascending.
+
+    A byte at a time from a table, not a bit at a time (``mask & -mask``, four operations
+    on the whole int a bit): Sasquatch II 40's 52 boxes on 540 squares in 3.9 us against
+    8.1 us (25 on 420: 3.1 against 3.9), where the aimed searches' matching converts every
+    position they make."""
+    nbytes = (mask.bit_length() + 7) >> 3
+    table = _BYTE_SQUARES
+    while len(table) < nbytes:  # grown to the largest board met (~23 kB a byte)
+        base = 8 * len(table)
+        table.append([tuple(base + j for j in range(8) if value >> j & 1) for value in range(256)])
+    out: list[int] = []
+    for squares, value in zip(table, mask.to_bytes(nbytes, "little")):
+        if value:
+            out += squares[value]
     return out
 
 

@@ -209,7 +209,8 @@ def row_matching(table, cost, ints, where, n, m):
     third of the keys differ from it - a search's siblings differ in two, a box moved in
     each - only their rows are matched again (`_rematch`), else all afresh, padded to
     ``m`` rows of zeros (so no column left free keeps a potential).  ``cost`` and ``ints``
-    (11 rows; 5 the method's ``used``, 8-10 scratch) are ``m + 1`` wide.  Few arguments:
+    (11 rows; 5 the method's ``used``, 8-10 scratch, ``ints[10, 0]`` set when the last had
+    no perfect assignment) are ``m + 1`` wide.  Few arguments:
     each costs the call a fraction of a microsecond."""
     keys, used, base, extra, changed, hit = ints[6], ints[5], ints[7], ints[8], ints[9], ints[10]
     total = 0
@@ -225,7 +226,7 @@ def row_matching(table, cost, ints, where, n, m):
         used[a] = 1
     if total >= BIG or not shared:
         return total
-    if base[0] == n:
+    if base[0] == n and hit[0] == 0:
         d = 0
         for i in range(n):
             r = where[keys[i]]
@@ -250,7 +251,9 @@ def row_matching(table, cost, ints, where, n, m):
                 c += 1
             if d == 0:
                 return _total(cost, m, ints[2])
-            return _rematch(cost, m, changed, d, ints, used)
+            total = _rematch(cost, m, changed, d, ints, used)
+            hit[0] = total >= BIG
+            return total
         for r in range(1, n + 1):
             hit[r] = 0
     for r in range(1, base[0] + 1):
@@ -265,7 +268,9 @@ def row_matching(table, cost, ints, where, n, m):
         for j in range(m + 1):
             cost[i, j] = 0
     base[0] = n
-    return _matching(cost, m, m, ints, used)
+    total = _matching(cost, m, m, ints, used)
+    hit[0] = total >= BIG  # no perfect assignment: potentials that far apart are not kept
+    return total
 
 
 @njit(cache=True)
