@@ -212,7 +212,7 @@ def row_matching(table, cost, ints, where, n, m):
     (11 rows; 5 the method's ``used``, 8-10 scratch, ``ints[10, 0]`` set when the last had
     no perfect assignment) are ``m + 1`` wide.  Few arguments:
     each costs the call a fraction of a microsecond."""
-    keys, used, base, extra, changed, hit = ints[6], ints[5], ints[7], ints[8], ints[9], ints[10]
+    keys, used, base, hit = ints[6], ints[5], ints[7], ints[10]
     total = 0
     for j in range(m + 1):
         used[j] = 0
@@ -226,51 +226,66 @@ def row_matching(table, cost, ints, where, n, m):
         used[a] = 1
     if total >= BIG or not shared:
         return total
-    if base[0] == n and hit[0] == 0:
-        d = 0
-        for i in range(n):
-            r = where[keys[i]]
-            if r > 0:
-                hit[r] = 1
-            else:
-                extra[d] = keys[i]
-                d += 1
-        if 3 * d <= n:
-            c = 0
-            for r in range(1, n + 1):
-                if hit[r]:
-                    hit[r] = 0
-                    continue
-                k = extra[c]
-                where[base[r]] = 0
-                base[r] = k
-                where[k] = r
-                for j in range(m):
-                    cost[r, j + 1] = table[k, j]
-                changed[c] = r
-                c += 1
-            if d == 0:
-                return _total(cost, m, ints[2])
-            total = _rematch(cost, m, changed, d, ints, used)
-            hit[0] = total >= BIG
-            return total
-        for r in range(1, n + 1):
+    d = _moved_rows(table, cost, ints, where, n, m) if base[0] == n and hit[0] == 0 else -1
+    if d < 0:
+        total = _afresh(table, cost, ints, where, n, m)
+    elif d == 0:
+        total = _total(cost, m, ints[2])
+    else:
+        total = _rematch(cost, m, ints[9], d, ints, used)
+    hit[0] = total >= BIG  # no perfect assignment: potentials that far apart are not kept
+    return total
+
+
+@njit(cache=True)
+def _load_row(table, cost, ints, where, r, k, m):
+    """Row ``r`` of the assignment is the box keyed ``k`` now (its costs from ``table``)."""
+    base = ints[7]
+    base[r] = k
+    where[k] = r
+    for j in range(m):
+        cost[r, j + 1] = table[k, j]
+
+
+@njit(cache=True)
+def _moved_rows(table, cost, ints, where, n, m):
+    """How many of the keys ``ints[6, :n]`` the last assignment's rows lack, each loaded in
+    place of a row whose key went (listed in ``ints[9]``); -1, nothing changed, when more
+    than a third of them: matched afresh that costs less."""
+    keys, base, extra, hit = ints[6], ints[7], ints[8], ints[10]
+    d = 0
+    for i in range(n):
+        r = where[keys[i]]
+        if r > 0:
+            hit[r] = 1
+        else:
+            extra[d] = keys[i]
+            d += 1
+    c = 0
+    for r in range(1, n + 1):
+        if hit[r]:
             hit[r] = 0
+        elif 3 * d <= n:
+            where[base[r]] = 0
+            _load_row(table, cost, ints, where, r, extra[c], m)
+            ints[9, c] = r
+            c += 1
+    return d if 3 * d <= n else -1
+
+
+@njit(cache=True)
+def _afresh(table, cost, ints, where, n, m):
+    """The keys ``ints[6, :n]`` matched from nothing, padded to ``m`` rows of zeros."""
+    base = ints[7]
     for r in range(1, base[0] + 1):
         where[base[r]] = 0
     for i in range(n):
-        k = keys[i]
-        base[i + 1] = k
-        where[k] = i + 1
-        for j in range(m):
-            cost[i + 1, j + 1] = table[k, j]
+        _load_row(table, cost, ints, where, i + 1, ints[6, i], m)
     for i in range(n + 1, m + 1):
         for j in range(m + 1):
             cost[i, j] = 0
     base[0] = n
-    total = _matching(cost, m, m, ints, used)
-    hit[0] = total >= BIG  # no perfect assignment: potentials that far apart are not kept
-    return total
+    return _matching(cost, m, m, ints, ints[5])
 
 
 @njit(cache=True)
