@@ -109,8 +109,9 @@ class OpenPullSearch(PullFessSearch):
             movable |= pullable(boxes, free, free, o)
         return (boxes & ~movable).bit_count()
 
-    def score(self, boxes: int, region: int) -> Score:
-        squares = bits(boxes)
+    def score(self, boxes: int, region: int, squares: list[int] | None = None) -> Score:
+        if squares is None:
+            squares = bits(boxes)
         home = self.costs.cost(squares)
         if home >= INF:
             return Score(0, 0, 0, 0, 0, INF)  # some box has no start square of its own: dead

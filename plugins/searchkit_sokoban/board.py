@@ -110,6 +110,24 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+class BoxSquares:
+    """A position's boxes as square numbers, and a child's (one box moved) from them: the
+    same list with the moved box's square changed, not `bits` again (on Sasquatch II 40's
+    52 boxes ~1 us against ~4), and in the same order, so that a matching kept from a
+    sibling (`heuristics.RowCosts`) finds one row changed."""
+
+    def __init__(self, boxes: int):
+        self.boxes = boxes
+        self.squares = bits(boxes)
+        self.slot = {x: i for i, x in enumerate(self.squares)}
+
+    def child(self, boxes: int) -> list[int]:
+        """The squares of ``boxes``, one box moved from this position's."""
+        squares = self.squares.copy()
+        squares[self.slot[(self.boxes & ~boxes).bit_length() - 1]] = (boxes & ~self.boxes).bit_length() - 1
+        return squares
+
+
 def square_char(i: int, goals: int, boxes: int, player: int | None) -> str:
     """The level-file character of floor square ``i`` in a position."""
     goal = goals >> i & 1

@@ -36,7 +36,7 @@ from searchkit.engines.backward import forwards
 from searchkit.result import NO_SOLUTION, SOLVED
 
 from .answers import positions_along
-from .board import INF, bits, flood
+from .board import INF, BoxSquares, bits, flood
 from .features import Features, Score
 from .fess import Advice, FeatureSearch, MacroMoves, State
 from .gateway import GATEWAY_BUDGET, aim
@@ -97,14 +97,16 @@ class PullFessSearch(FeatureSearch):
         if not self.parents:
             self.status = NO_SOLUTION
 
-    def score(self, boxes: int, region: int) -> Score:
-        """The rank of a position read backwards (``region``: the player's squares)."""
+    def score(self, boxes: int, region: int, squares: list[int] | None = None) -> Score:
+        """The rank of a position read backwards (``region``: the player's squares;
+        ``squares``: the boxes', when the caller has them)."""
         features = self.features
         on_goals = (boxes & self.board.goals & ~self.starts).bit_count()
         home, out_of_plan = features.packed(boxes)  # on start squares, in their order
         connectivity = features.connectivity(boxes, region)
         blocked = features.blocked(boxes)
-        return Score(on_goals + self.boxes - home, connectivity, blocked, out_of_plan, 0, self.costs.cost(bits(boxes)))
+        h = self.costs.cost(bits(boxes) if squares is None else squares)
+        return Score(on_goals + self.boxes - home, connectivity, blocked, out_of_plan, 0, h)
 
     def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
         parents, fresh, home, starts = self.parents, self.fresh, self.home, self.starts
@@ -112,12 +114,13 @@ class PullFessSearch(FeatureSearch):
         reach = self.macros.region(boxes, player)
         children: list[State] = []
         advice: list[Advice] = []
+        squares = BoxSquares(boxes)
         for _macro, child, region in self.macros.moves(boxes, reach, boxes):
             self.generated += 1
             if child in parents:
                 self.duplicates += 1
                 continue
-            rank = self.score(child[0], region)
+            rank = self.score(child[0], region, squares.child(child[0]))
             if rank.h >= INF:
                 continue  # some box has no start square of its own
             parents[child] = state

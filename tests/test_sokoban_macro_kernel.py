@@ -1,0 +1,62 @@
+"""The compiled macro-move walk (`macro_kernel`) makes the Python walk's moves, pushes and pulls."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from searchkit_sokoban import fess
+from searchkit_sokoban.board import Board
+from searchkit_sokoban.fess import CompiledWalk, MacroMoves, walk_available
+from searchkit_sokoban.fess_pull import PullFessSearch
+from searchkit_sokoban.levels import load_level
+from searchkit_sokoban.problem import SokobanProblem
+
+pytestmark = pytest.mark.skipif(not walk_available(), reason="numba is not installed")
+
+
+def positions(macros: MacroMoves, count: int, rng: random.Random) -> list[tuple[int, int]]:
+    """``(boxes, region)`` of positions along random walks of macro moves from the start."""
+    board = macros.board
+    boxes, player = board.start_boxes, board.player_start
+    out = []
+    for _ in range(count):
+        reach = macros.region(boxes, player)
+        out.append((boxes, reach))
+        children = macros.moves(boxes, reach, boxes)
+        if not children or rng.random() < 0.05:
+            boxes, player = board.start_boxes, board.player_start
+        else:
+            _macro, (boxes, player), _region = rng.choice(children)
+    return out
+
+
+@pytest.mark.parametrize("pull", [False, True])
+@pytest.mark.parametrize("level", ["microban:50", "xsokoban:23", "sasquatch:7", "sasquatch:40"])
+def test_the_compiled_walk_makes_the_python_walks_moves(level, pull, monkeypatch):
+    problem = SokobanProblem(Board(load_level(level)), clusters=level == "sasquatch:7")
+    near = PullFessSearch(problem).costs.near if pull else None
+    macros = MacroMoves(problem, near)
+    monkeypatch.setattr(fess, "COMPILE_WALK_AFTER", 10**9)  # `moves` stays in Python
+    monkeypatch.setattr(fess, "WALK_NODES", 8)  # the node arrays grow many times
+    walk = CompiledWalk(problem, near)
+    rng = random.Random(level)
+    for boxes, reach in positions(macros, 40, rng):
+        movable = boxes if rng.random() < 0.7 else boxes & ~(boxes & -boxes)
+        assert macros._walked(boxes, reach, movable, walk) == macros.moves(boxes, reach, movable)
+
+
+@pytest.mark.parametrize("loaded", [False, True])
+def test_moves_takes_the_compiled_walk_after_a_count_of_calls_or_once_loaded(loaded, monkeypatch):
+    monkeypatch.setattr(fess, "COMPILE_WALK_AFTER", 3)
+    monkeypatch.setattr(fess, "kernel_loaded", lambda: loaded)
+    problem = SokobanProblem(Board(load_level("microban:50")))
+    macros = MacroMoves(problem)
+    board = problem.board
+    reach = macros.region(board.start_boxes, board.player_start)
+    first = [macros.moves(board.start_boxes, reach, board.start_boxes) for _ in range(4)]
+    assert first[0] == first[-1] and first[0]
+    assert (macros.walk is not None, macros.calls) == (True, -1)
+    macros = MacroMoves(problem)
+    macros.moves(board.start_boxes, reach, board.start_boxes)
+    assert (macros.walk is not None) == loaded
