@@ -85,3 +85,18 @@ def test_the_default_engine_solves_microban_153_in_ten_seconds():
     job = prepare("sokoban", {"level_file": "microban:153"})
     result = execute(job, Limits(timeout_s=10))  # execute replays the LURD on the level text
     assert result.solved
+
+
+def test_aim_is_remembered_per_board_and_detectors_off(monkeypatch):
+    from searchkit_sokoban import gateway
+
+    calls = []
+    real = gateway.find_gateway
+    monkeypatch.setattr(gateway, "find_gateway", lambda problem, budget: calls.append(budget) or real(problem, budget))
+    board = Board(load_level("microban:153"))
+    first = gateway.aim(SokobanProblem(board, None))
+    assert first[0] is not None and first[1] != SokobanProblem(board, None).initial_state()
+    assert gateway.aim(SokobanProblem(board, None)) is first and calls == [gateway.GATEWAY_BUDGET]
+    gateway.aim(SokobanProblem(board, None, frozenset({"freeze"})))
+    gateway.aim(SokobanProblem(Board(load_level("microban:153")), None))  # another board asks again
+    assert len(calls) == 3
