@@ -36,14 +36,16 @@ def positions(macros: MacroMoves, count: int, rng: random.Random) -> list[tuple[
 def test_the_compiled_walk_makes_the_python_walks_moves(level, pull, monkeypatch):
     problem = SokobanProblem(Board(load_level(level)), clusters=level == "sasquatch:7")
     near = PullFessSearch(problem).costs.near if pull else None
-    macros = MacroMoves(problem, near)
-    monkeypatch.setattr(fess, "COMPILE_WALK_AFTER", 10**9)  # `moves` stays in Python
+    monkeypatch.setattr(fess, "COMPILE_WALK_AFTER", 10**9)  # `moves` stays in Python,
+    monkeypatch.setattr(fess, "kernel_loaded", lambda: False)  # loaded kernel or not
     monkeypatch.setattr(fess, "WALK_NODES", 8)  # the node arrays grow many times
+    macros = MacroMoves(problem, near)
     walk = CompiledWalk(problem, near)
     rng = random.Random(level)
     for boxes, reach in positions(macros, 40, rng):
         movable = boxes if rng.random() < 0.7 else boxes & ~(boxes & -boxes)
         assert macros._walked(boxes, reach, movable, walk) == macros.moves(boxes, reach, movable)
+    assert macros.walk is None  # the answers compared were the Python walk's
 
 
 @pytest.mark.parametrize("loaded", [False, True])
