@@ -6,13 +6,15 @@ import random
 
 import pytest
 from searchkit_sokoban import fess
-from searchkit_sokoban.board import Board
-from searchkit_sokoban.fess import CompiledWalk, MacroMoves, walk_available
+from searchkit_sokoban.board import INF, Board
+from searchkit_sokoban.fess import CompiledWalk, MacroMoves
 from searchkit_sokoban.fess_pull import PullFessSearch
-from searchkit_sokoban.levels import load_level
+from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.problem import SokobanProblem
 
-pytestmark = pytest.mark.skipif(not walk_available(), reason="numba is not installed")
+from searchkit import numba_available
+
+pytestmark = pytest.mark.skipif(not numba_available(), reason="numba is not installed")
 
 
 def positions(macros: MacroMoves, count: int, rng: random.Random) -> list[tuple[int, int]]:
@@ -62,3 +64,27 @@ def test_moves_takes_the_compiled_walk_after_a_count_of_calls_or_once_loaded(loa
     macros = MacroMoves(problem)
     macros.moves(board.start_boxes, reach, board.start_boxes)
     assert (macros.walk is not None) == loaded
+
+
+# the box starts against the top wall and so moves only along it: pulled off the wall onto
+# the row below, no push from its start square brings it there (``near`` is INF)
+ALONG_THE_WALL = """\
+#######
+#.  $ #
+#     #
+#  @  #
+#######
+"""
+
+
+def test_the_compiled_walk_drops_a_box_pulled_where_no_start_square_leads():
+    problem = SokobanProblem(Board(parse_level(ALONG_THE_WALL)))
+    board = problem.board
+    near = PullFessSearch(problem).costs.near
+    assert any(near[x] >= INF for x in range(board.size) if board.floor >> x & 1)
+    for boxes in (board.goals, board.start_boxes):  # pulled from the goal, and from the start
+        reach = MacroMoves(problem, near).region(boxes, board.player_start)
+        every = MacroMoves(problem, [0] * board.size).moves(boxes, reach, boxes)
+        kept = MacroMoves(problem, near).moves(boxes, reach, boxes)
+        assert 0 < len(kept) < len(every)  # some pulls lead off the wall, some along it
+        assert MacroMoves(problem, near)._walked(boxes, reach, boxes, CompiledWalk(problem, near)) == kept

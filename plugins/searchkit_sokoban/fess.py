@@ -41,7 +41,7 @@ from heapq import heappop, heappush
 from time import process_time
 from typing import Any
 
-from searchkit import InputError, Limits, Observer, Result
+from searchkit import InputError, Limits, Observer, Result, numba_available
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
@@ -127,7 +127,7 @@ class MacroMoves:
         if self.calls >= 0:  # not yet decided
             self.calls += 1
             if self.calls >= COMPILE_WALK_AFTER or kernel_loaded():
-                self.walk = CompiledWalk(self.problem, self.near) if walk_available() else None
+                self.walk = CompiledWalk(self.problem, self.near) if numba_available() else None
                 self.calls = -1
         if self.walk is not None:
             return self._walked(boxes, reach, movable, self.walk)
@@ -266,13 +266,6 @@ class CompiledWalk:
 def kernel_loaded() -> bool:
     """Whether a search of this process has loaded the compiled walk (its cost paid)."""
     return f"{__package__}.macro_kernel" in sys.modules
-
-
-def walk_available() -> bool:
-    """Whether the compiled walk can run here (numba installed and not switched off)."""
-    from searchkit import numba_available
-
-    return numba_available()
 
 
 class Open:

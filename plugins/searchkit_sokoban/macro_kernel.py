@@ -110,7 +110,7 @@ def walk(occ, srcs, reach, pull, stamp, level, work):
     [n, words], ``seen`` [size * 4, 2] (per square and slot of its region, the stamp of the
     walk that met it, ``stamp`` + the box index, which the caller moves on past them, and
     the node) and a ``stack`` a square each.  Returns the count of nodes, or `FULL`."""
-    regions = work[1]
+    nodes, regions = work[0], work[1]
     n = 0
     for si in range(srcs.shape[0]):
         src = srcs[si]
@@ -119,7 +119,7 @@ def walk(occ, srcs, reach, pull, stamp, level, work):
         n = _step(src, si, stamp + si, src, reach, -1, n, occ, pull, level, work)
         q = first
         while n != FULL and q < n:
-            n = _step(src, si, stamp + si, work[0][q, 0], regions[q], q, n, occ, pull, level, work)
+            n = _step(src, si, stamp + si, nodes[q, 0], regions[q], q, n, occ, pull, level, work)
             q += 1
         occ[src] = 1
         if n == FULL:
