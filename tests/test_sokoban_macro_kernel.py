@@ -88,3 +88,15 @@ def test_the_compiled_walk_drops_a_box_pulled_where_no_start_square_leads():
         kept = MacroMoves(problem, near).moves(boxes, reach, boxes)
         assert 0 < len(kept) < len(every)  # some pulls lead off the wall, some along it
         assert MacroMoves(problem, near)._walked(boxes, reach, boxes, CompiledWalk(problem, near)) == kept
+
+
+def test_the_portfolios_warm_up_loads_the_walk_that_searches_then_take_at_once():
+    from searchkit_sokoban import engines
+
+    engines.warm_up()  # a benchmark's parent process, before forking its workers
+    assert fess.kernel_loaded()
+    problem = SokobanProblem(Board(load_level("microban:50")))
+    macros = MacroMoves(problem)
+    board = problem.board
+    macros.moves(board.start_boxes, macros.region(board.start_boxes, board.player_start), board.start_boxes)
+    assert macros.walk is not None  # the first call took the compiled walk

@@ -1,28 +1,30 @@
 """The Sokoban engines: configurations of the core's portfolio and alternation.
 
 ``sokoban-portfolio`` (the default) runs greedy nearest-goal forwards alone for 0.5 CPU
-seconds, then in turns with a greedy pull search backwards on nearest-goal (`pull.py`,
-aimed at the gateway past a cramped start): forwards alone misses Microban 146 and 153,
-backwards 93; together they miss none.  After 3 CPU seconds four more join them: the FESS
-search (`fess`) with a ninth of the time, FESS filing positions in their own cells
-(``fess-own``) with a ninth until the 20th CPU second (XSokoban 23 falls to it in 2 s of its
-own), FESS aimed at open positions that FESS backwards found (``fess-aim``, `aim`: three
-lanes, one aiming nearest the start, two farthest from the goals after a short look and a
-long one) with a third, and a second pull search whose nearest-goal and matching estimates
-take turns with two ninths (large levels are their ground: XSokoban for FESS, Sasquatch II
-for the pulls, both for ``fess-aim``; small ones are solved before they start, as fast as
-without them).  After 10 CPU seconds the greedy search and the first pull search stop (on
-XSokoban and Sasquatch II they answer within 3 s or not at all; the positions they stored
-still meet the others') and ``fess-aim`` has three sevenths of the time, the second pull
-search two, the two FESS searches one each (with equal shares for the pull search and FESS,
-Sasquatch II 13 was out of reach at 60 s and the late answers came 10-25 % later; XSokoban
-lost nothing); from the 20th,
-FESS counting stranded goals (``fess-stranded``) takes ``fess-own``'s seventh.  At 60 s per
-level with two lanes: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start
-only, with twice the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest only,
-30: 13, 24 and 44 came at 55-58 s, by other members too, whose share is smaller now).  The
-third lane, side by side with two in one run (a slower hour: two lanes 71 and 25): XSokoban
-74, Sasquatch II 28 (13, 19 and 20 new, none lost).
+seconds, then with a greedy pull search backwards on nearest-goal (`pull.py`, aimed at the
+gateway past a cramped start), which has three times its share: forwards alone misses
+Microban 146 and 153, backwards 93; together they miss none.  (The pull search alone answers
+153 in 2.7 s of a slow hour; with equal shares its part ran past the third second, when four
+more join, and 153 missed 10 s: 154/155; with three times the share 155/155, 153 in 5.1 s.)
+After 3 CPU seconds four more join them: the FESS search (`fess`) with an eleventh of the
+time, FESS filing positions in their own cells (``fess-own``) with an eleventh until the
+20th CPU second (XSokoban 23 falls to it in 2 s of its own), FESS aimed at open positions
+that FESS backwards found (``fess-aim``, `aim`: three lanes, one aiming nearest the start,
+two farthest from the goals after a short look and a long one) with three, and a second pull
+search whose nearest-goal and matching estimates take turns with two elevenths (large levels
+are their ground: XSokoban for FESS, Sasquatch II for the pulls, both for ``fess-aim``;
+small ones are solved before they start, as fast as without them).  After 10 CPU seconds the
+greedy search and the first pull search stop (on XSokoban and Sasquatch II they answer
+within 3 s or not at all; the positions they stored still meet the others') and ``fess-aim``
+has three sevenths of the time, the second pull search two, the two FESS searches one each
+(with equal shares for the pull search and FESS, Sasquatch II 13 was out of reach at 60 s
+and the late answers came 10-25 % later; XSokoban lost nothing); from the 20th, FESS
+counting stranded goals (``fess-stranded``) takes ``fess-own``'s seventh.  At 60 s per level
+with two lanes: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start only,
+with twice the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest only, 30:
+13, 24 and 44 came at 55-58 s, by other members too, whose share is smaller now).  The third
+lane, side by side with two in one run (a slower hour: two lanes 71 and 25): XSokoban 74,
+Sasquatch II 28 (13, 19 and 20 new, none lost).
 ``sokoban-alternation`` is one greedy search whose open lists, one per guide (matching,
 nearest-goal, packing), take turns.
 """
@@ -34,15 +36,18 @@ from typing import Any
 from searchkit import Limits, Observer, Result, alternation, portfolio
 
 from .aim import FESS_AIM
+from .compiled_search import WARM_UP_LEVEL
+from .compiled_search import warm_up as warm_up_compiled
 from .fess import FESS, FESS_OWN, FESS_STRANDED
+from .fess import warm_up as warm_up_walk
 from .heuristics import MATCHING, NEAREST, PACKING
 from .pull import PULL, PULL_NEAREST
 
 FESS_JOINS = 3.0  # CPU seconds before FESS joins the default portfolio
 GREEDY_STOPS = 10.0  # CPU seconds after which the greedy search leaves its time to the others
 FESS_OWN_STOPS = 20.0  # and FESS on its own cells, when FESS counting stranded goals joins
-PORTFOLIO_MEMBERS = (  # the second pull search with twice the others' share, fess-aim (two searches) three times
-    f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g},"
+PORTFOLIO_MEMBERS = (  # the pull searches with three and two times the others' share, fess-aim (three lanes) three
+    f"{NEAREST}<{GREEDY_STOPS:g},backward:{PULL_NEAREST}<{GREEDY_STOPS:g}*3,"
     f"search:{FESS}@{FESS_JOINS:g},search:{FESS_OWN}@{FESS_JOINS:g}<{FESS_OWN_STOPS:g},"
     f"backward:{PULL}@{FESS_JOINS:g}*2,search:{FESS_STRANDED}@{FESS_OWN_STOPS:g},"
     f"search:{FESS_AIM}@{FESS_JOINS:g}*3"
@@ -79,7 +84,12 @@ def sokoban_alternation(
 
 
 def warm_up() -> None:
-    """Import SciPy's assignment solver (~0.8 s) before timing, for searches on matching."""
+    """Before timing (a benchmark's parent process, whose forked workers inherit what it
+    loads): import SciPy's assignment solver (~0.8 s), for searches on matching, and with
+    numba load the compiled push search (FESS's endgame) and the compiled macro walk
+    (numba's import 0.7 s, the walk's load 0.6 s)."""
     import importlib
 
     importlib.import_module("scipy.optimize")
+    warm_up_compiled()
+    warm_up_walk(WARM_UP_LEVEL)

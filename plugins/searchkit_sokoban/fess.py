@@ -47,13 +47,14 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .advisors import Explorer, Opener, advised
 from .answers import positions_along, result_of
-from .board import INF, BoxSquares, bits, flood
+from .board import INF, Board, BoxSquares, bits, flood
 from .diagonal import ClosedDiagonal
 from .endgame import Endgame
 from .features import Features, Score
 from .heuristics import MATCHING, NEAREST, RowCosts, rows_to
 from .hotspots import AimHotspots, Hotspots
 from .incremental import NearestDelta
+from .levels import parse_level
 from .problem import Push, SokobanProblem
 
 FESS = "fess"  # its name as a portfolio member (search:fess)
@@ -261,6 +262,19 @@ class CompiledWalk:
             if n >= 0:
                 return self.rows[:n].tolist(), self.regions[:n].tobytes(), 8 * self.words
             self._grow(2 * len(self.rows))
+
+
+def warm_up(level: str) -> None:
+    """Load the compiled walk (compiled the first time anywhere, cached on disk after) by
+    walking ``level``'s boxes once, e.g. in a benchmark's parent process, whose forked
+    workers then take it at once (`kernel_loaded`) and pay neither numba's import nor the
+    load (1.3 s a process)."""
+    if numba_available():
+        problem = SokobanProblem(Board(parse_level(level)))
+        board = problem.board
+        macros = MacroMoves(problem)
+        reach = macros.region(board.start_boxes, board.player_start)
+        macros._walked(board.start_boxes, reach, board.start_boxes, CompiledWalk(problem, None))
 
 
 def kernel_loaded() -> bool:
