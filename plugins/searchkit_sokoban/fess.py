@@ -133,11 +133,9 @@ class MacroMoves:
         if self.walk is not None:
             return self._walked(boxes, reach, movable, self.walk)
         board = self.board
-        w, floor, offs, side_comp = board.width, board.floor, board.offsets, board.side_comp
-        region_after = board.region_after
-        dead_after_push = self.problem.pruning.dead_after_push
-        clusters = self.problem.pruning.clusters  # None unless the problem asked for them
-        diagonal, near = self.diagonal, self.near
+        w, floor, offs = board.width, board.floor, board.offsets
+        region_after, dead_push = board.region_after, self.dead_push
+        near = self.near
         pull = near is not None
         out: list[tuple[Macro, State, int]] = []
         for src in bits(movable):
@@ -165,11 +163,7 @@ class MacroMoves:
                                 continue
                             player = low
                             nboxes = others | 1 << dst
-                            if dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None:
-                                continue
-                            if diagonal is not None and diagonal.dead(dst, nboxes, pos):
-                                continue
-                            if clusters is not None and clusters.dead(dst, pos, nboxes):
+                            if dead_push(dst, pos, k, nboxes):
                                 continue
                         cregion = region_after(region, low, 1 << dst, player, free & ~(1 << dst))
                         key = (dst, (cregion & -cregion).bit_length() - 1)
@@ -182,13 +176,21 @@ class MacroMoves:
                 frontier = nxt
         return out
 
+    def dead_push(self, dst: int, pos: int, k: int, nboxes: int) -> bool:
+        """Whether the box pushed from ``pos`` onto ``dst`` (direction ``k``; ``nboxes`` after
+        it) is dead by the detectors the walks apply to pushes: the push search's, closed
+        diagonals and, when asked for, clusters (both walks ask here, so they prune alike)."""
+        board, pruning, diagonal = self.board, self.problem.pruning, self.diagonal
+        return (
+            pruning.dead_after_push(dst, board.side_comp[dst][k ^ 1], nboxes) is not None
+            or (diagonal is not None and diagonal.dead(dst, nboxes, pos))
+            or (pruning.clusters is not None and pruning.clusters.dead(dst, pos, nboxes))
+        )
+
     def _walked(self, boxes: int, reach: int, movable: int, walk: CompiledWalk) -> list[tuple[Macro, State, int]]:
         """`moves` from the compiled walk's nodes, each pruned here as `moves` prunes (a node
         reached through one pruned is dead too, and left out)."""
-        w, side_comp = self.board.width, self.board.side_comp
-        dead_after_push = self.problem.pruning.dead_after_push
-        clusters = self.problem.pruning.clusters
-        diagonal, pull = self.diagonal, self.near is not None
+        w, dead_push, pull = self.board.width, self.dead_push, self.near is not None
         srcs = bits(movable)
         rows, regions, step = walk.nodes(boxes, reach, srcs)
         kept: list[Macro | None] = []
@@ -201,11 +203,7 @@ class MacroMoves:
                 nboxes = boxes ^ (1 << srcs[si]) | 1 << dst
                 if pull:
                     macro = (*path, Push(dst, k ^ 1, w))
-                elif not (
-                    dead_after_push(dst, side_comp[dst][k ^ 1], nboxes) is not None
-                    or (diagonal is not None and diagonal.dead(dst, nboxes, pos))
-                    or (clusters is not None and clusters.dead(dst, pos, nboxes))
-                ):
+                elif not dead_push(dst, pos, k, nboxes):
                     macro = (*path, Push(pos, k, w))
                 if macro is not None:
                     out.append((macro, (nboxes, low), int.from_bytes(regions[at : at + step], "little")))
