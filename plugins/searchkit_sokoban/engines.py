@@ -22,9 +22,8 @@ and the late answers came 10-25 % later; XSokoban lost nothing); from the 20th, 
 counting stranded goals (``fess-stranded``) takes ``fess-own``'s ninth.  ``fess-aim``'s five
 shares against three, side by side in one run at 60 s per level: Sasquatch II 30 of 50
 against 28 (7 and 24 new, 15 % less time on the 28), XSokoban's 30 late levels 29 against 28
-(11 new, 14 % less time on the 28); at four shares, an earlier run, no level changed.
-At 60 s per level
-with two lanes: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start only,
+(11 new, 14 % less time on the 28); at four shares, an earlier run, no level changed.  At
+60 s per level with two lanes: XSokoban 79 of 90 (``fess-aim`` answers 19; aiming nearest the start only,
 with twice the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest only, 30:
 13, 24 and 44 came at 55-58 s, by other members too, whose share is smaller now).  The third
 lane, side by side with two in one run (a slower hour: two lanes 71 and 25): XSokoban 74,
