@@ -80,6 +80,19 @@ def test_microban_153_gateway_is_where_the_player_gets_out():
     assert not any(problem.region(s) >> outside & 1 for s in states[:-1])
 
 
+def test_the_gateway_search_gives_up_past_its_children_limit(monkeypatch):
+    # it runs before any search's limits apply: a level of hundreds of boxes must not hold it
+    problem = SokobanProblem(Board(load_level("microban:153")), None)
+    generated = []
+    real = problem.successors
+    monkeypatch.setattr(problem, "successors", lambda state: generated.append(len(real(state))) or real(state))
+    assert find_gateway(problem) is not None
+    needed = sum(generated)
+    generated.clear()
+    assert find_gateway(problem, children_limit=needed // 2) is None
+    assert needed // 2 < sum(generated) <= needed // 2 + max(generated)
+
+
 @pytest.mark.slow
 def test_the_default_engine_solves_microban_153_in_ten_seconds():
     job = prepare("sokoban", {"level_file": "microban:153"})
@@ -100,3 +113,29 @@ def test_aim_is_remembered_per_board_and_detectors_off(monkeypatch):
     gateway.aim(SokobanProblem(board, None, frozenset({"freeze"})))
     gateway.aim(SokobanProblem(Board(load_level("microban:153")), None))  # another board asks again
     assert len(calls) == 3
+
+
+@pytest.mark.slow
+def test_the_default_engine_keeps_its_time_limit_on_a_level_of_hundreds_of_boxes(tmp_path):
+    import random
+    import time
+
+    rng = random.Random(2)
+    side = 60
+    inner = [(r, c) for r in range(2, side - 2) for c in range(2, side - 2)]
+    rng.shuffle(inner)
+    boxes, goals = set(inner[:250]), set(inner[250:500])
+    rows = ["#" * side]
+    for r in range(1, side - 1):
+        cells = (
+            "@" if (r, c) == (1, 1) else "$" if (r, c) in boxes else "." if (r, c) in goals else " "
+            for c in range(1, side - 1)
+        )
+        rows.append("#" + "".join(cells) + "#")
+    rows.append("#" * side)
+    level = tmp_path / "crowd.txt"
+    level.write_text("\n".join(rows) + "\n")
+    began = time.monotonic()
+    result = execute(prepare("sokoban", {"level_file": str(level), "no_improve": True}), Limits(timeout_s=3))
+    assert not result.solved and result.stats.limit_reason == "time"
+    assert time.monotonic() - began < 30  # the set-up (boards, gateway) before the limit holds too

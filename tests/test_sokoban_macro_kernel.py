@@ -103,3 +103,13 @@ def test_the_portfolios_warm_up_loads_the_walk_that_searches_then_take_at_once()
     board = problem.board
     macros.moves(board.start_boxes, macros.region(board.start_boxes, board.player_start), board.start_boxes)
     assert macros.walk is not None  # the first call took the compiled walk
+
+
+def test_each_engine_warms_up_what_it_uses():
+    from searchkit_sokoban import engines
+
+    from searchkit.plugins import get_engine
+
+    # FESS walks macros (its bench workers take the loaded walk); the alternation walks none
+    assert get_engine("sokoban-fess").warm_up is engines.warm_up
+    assert get_engine("sokoban-alternation").warm_up is engines.warm_up_matching

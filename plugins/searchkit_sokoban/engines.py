@@ -88,11 +88,16 @@ def sokoban_alternation(
 
 def warm_up() -> None:
     """Before timing (a benchmark's parent process, whose forked workers inherit what it
-    loads): import SciPy's assignment solver (~0.8 s), for searches on matching, and with
-    numba load the compiled push search (FESS's endgame) and the compiled macro walk
-    (numba's import 0.7 s, the walk's load 0.6 s)."""
+    loads): `warm_up_matching`, and with numba load the compiled push search (FESS's endgame)
+    and the compiled macro walk (numba's import 0.7 s, the walk's load 0.6 s)."""
+    warm_up_matching()
+    warm_up_compiled()
+    warm_up_walk(WARM_UP_LEVEL)
+
+
+def warm_up_matching() -> None:
+    """Import SciPy's assignment solver (~0.8 s), for searches on matching: all the greedy
+    alternation needs (it walks no macros and runs no compiled search)."""
     import importlib
 
     importlib.import_module("scipy.optimize")
-    warm_up_compiled()
-    warm_up_walk(WARM_UP_LEVEL)

@@ -27,14 +27,20 @@ from collections import deque
 from weakref import WeakKeyDictionary
 
 GATEWAY_BUDGET = 3000  # positions; about 0.2 s of breadth-first search
+# children generated before giving up (no gateway): a layer is whole or not at all, and on a
+# level of hundreds of boxes one layer has millions; the bundled levels' most is 46,794
+GATEWAY_CHILDREN = 100_000
 
 
-def find_gateway(problem, budget: int = GATEWAY_BUDGET) -> tuple[list, list] | None:
+def find_gateway(
+    problem, budget: int = GATEWAY_BUDGET, children_limit: int = GATEWAY_CHILDREN
+) -> tuple[list, list] | None:
     """``(pushes, states)`` from the start to the deepest gateway, or None for the start.
 
     ``problem`` is a plain pushes-mode `SokobanProblem` (no macros: they may skip a
     solution's positions).  None too when the search meets a goal or runs out of
-    positions within the budget: the searches themselves handle those levels.
+    positions within the budget, or generates more than ``children_limit`` children
+    first (it runs before any search's limits apply): the searches handle those levels.
     """
     start = problem.initial_state()
     if problem.is_goal(start):
@@ -43,12 +49,16 @@ def find_gateway(problem, budget: int = GATEWAY_BUDGET) -> tuple[list, list] | N
     depth = {start: 0}
     children: dict = {}
     layers = [[start]]
-    stored = 1
+    stored, generated = 1, 0
     while stored < budget:
         layer = []
         for state in layers[-1]:
             kids = []
-            for action, child, _cost in problem.successors(state):
+            successors = problem.successors(state)
+            generated += len(successors)
+            if generated > children_limit:
+                return None
+            for action, child, _cost in successors:
                 if problem.is_goal(child):
                     return None
                 kids.append(child)

@@ -88,7 +88,7 @@ def register_engines(register):
             "Sokoban: the core alternation: one greedy search, an open list per guide taking turns",
             heuristic="used",
             domains=("sokoban",),
-            warm_up=e.warm_up,
+            warm_up=e.warm_up_matching,
             params={
                 "guides": EngineParam(
                     "guides", e.ALTERNATION_GUIDES, str, "comma list of matching, nearest-goal, packing"
@@ -104,6 +104,7 @@ def register_engines(register):
             " advisors' moves first, for large levels",
             heuristic="used",
             domains=("sokoban",),
+            warm_up=e.warm_up,
             params={
                 "own_cells": EngineParam(
                     "own_cells",
