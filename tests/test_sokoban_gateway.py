@@ -85,7 +85,13 @@ def test_the_gateway_search_gives_up_past_its_children_limit(monkeypatch):
     problem = SokobanProblem(Board(load_level("microban:153")), None)
     generated = []
     real = problem.successors
-    monkeypatch.setattr(problem, "successors", lambda state: generated.append(len(real(state))) or real(state))
+
+    def counted(state):
+        children = real(state)
+        generated.append(len(children))
+        return children
+
+    monkeypatch.setattr(problem, "successors", counted)
     assert find_gateway(problem) is not None
     needed = sum(generated)
     generated.clear()
