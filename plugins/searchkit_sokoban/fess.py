@@ -18,8 +18,8 @@ but three of those (11, 23, 30) only that way: 23 in 1.9 s.  ``stranded``
 empty goals no box off goals can reach while the boxes on goals stay (`Features.stranded`):
 a line that packs the goals a box must still pass is no longer the best one.  Alone it
 solves Sasquatch II 38 (5 s) and 13 (6 s), which FESS does not within 20 s; the default
-runs it from the 20th second, in ``fess-own``'s place (Sasquatch II 38 at 52 s, XSokoban 66
-lost).  ``endgame`` (``-P endgame=true``; on in the aimed searches, `aim`) hands the positions
+runs it from the 3rd second with twice the share plain FESS had there (XSokoban 40 and 42
+new).  ``endgame`` (``-P endgame=true``; on in the aimed searches, `aim`) hands the positions
 a box or two short of the goals to a compiled A* (`endgame`).
 
 A move is a *macro*: one box pushed to any square it can reach with the other boxes fixed,
