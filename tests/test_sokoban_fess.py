@@ -9,7 +9,7 @@ from searchkit_sokoban.board import Board
 from searchkit_sokoban.features import Features, Score
 from searchkit_sokoban.fess import sokoban_fess
 from searchkit_sokoban.hotspots import Hotspots
-from searchkit_sokoban.levels import parse_level
+from searchkit_sokoban.levels import load_level, parse_level
 
 from searchkit import InputError, Limits, make_problem
 from searchkit.solving import execute, prepare
@@ -82,6 +82,38 @@ def test_a_goal_no_box_off_goals_can_reach_is_stranded_and_out_of_plan_with_the_
     assert counting.cell(open_) == plain.cell(open_)
     # backwards (the start squares as goals) nothing is counted
     assert not Features(board, board.start_boxes, stranded=True).count_stranded
+
+
+@pytest.mark.parametrize("name", ["sasquatch:17", "sasquatch:38", "xsokoban:42", "microban:93"])
+def test_the_stranded_count_is_one_flood_from_the_loose_boxes_as_one_back_from_each_goal(name, monkeypatch):
+    """`Features.stranded` floods forwards from every box off goals at once (`push_flood`)
+    once the floods back from each empty goal (`goal_reach`) cost more: both count alike,
+    and a box reaches a square forwards exactly when the square reaches it backwards."""
+    import random
+
+    from searchkit_sokoban import features as features_module
+    from searchkit_sokoban.board import bits, pull_flood, push_flood
+    from searchkit_sokoban.deadlocks import goal_reach
+
+    board = Board(load_level(name))
+    features = Features(board, stranded=True)
+    floor, goals, w = bits(board.floor), board.goal_list, board.width
+    rng = random.Random(name)
+    for x in rng.sample(floor, min(12, len(floor))):
+        ahead = push_flood(1 << x, board.floor, w)
+        assert all((ahead >> y & 1) == (pull_flood(1 << y, board.floor, w) >> x & 1) for y in floor)
+    counted = 0
+    for _ in range(300):
+        on = rng.sample(goals, rng.randrange(len(goals)))
+        loose = rng.sample([x for x in floor if x not in on], len(goals) - len(on))
+        boxes = sum(1 << x for x in on + loose)
+        on_goals = boxes & board.goals
+        expected = sum(1 for reach in goal_reach(on_goals, board) if not reach & boxes & ~on_goals)
+        for ahead in (-(10**9), 10**9):  # flooding from the boxes at once, and per goal throughout
+            monkeypatch.setattr(features_module, "FLOODS_AHEAD", ahead)
+            assert features.stranded(boxes) == expected
+        counted += expected > 0
+    assert counted  # some of the positions have a stranded goal
 
 
 def test_fess_stranded_is_a_portfolio_member_that_solves_what_fess_does_not():

@@ -59,6 +59,22 @@ def pull_flood(seed: int, free: int, width: int) -> int:
         region = grown
 
 
+def push_flood(seed: int, free: int, width: int) -> int:
+    """The squares of ``free`` to which a lone box on a square of ``seed`` can be pushed
+    (bit-parallel, as `pull_flood`, whose converse it is): a box at ``n`` moves one step when
+    the square ahead and the player's square behind it are free.  From several squares at
+    once it is the union of their floods: one flood answers which squares *some* box reaches."""
+    right, left = free & (free << 2), free & (free >> 2)  # the square ahead and the player's behind it free
+    down, up = free & (free << 2 * width), free & (free >> 2 * width)
+    region = seed
+    while True:
+        grown = region | (region << 1) & right | (region >> 1) & left
+        grown |= (grown << width) & down | (grown >> width) & up
+        if grown == region:
+            return region
+        region = grown
+
+
 def around(mask: int, width: int) -> int:
     """The squares beside those of ``mask`` (up, down, left, right; ``mask`` itself may be among them)."""
     return (mask << 1) | (mask >> 1) | (mask << width) | (mask >> width)
