@@ -48,15 +48,10 @@ def pull_flood(seed: int, free: int, width: int) -> int:
     """The squares of ``free`` from which a lone box can be pushed into ``seed`` (bit-parallel,
     as `flood`): a box at ``n`` moves one step when ``n`` and the square behind it, where the
     player stands, are free.  The player's way round to that square is not checked."""
-    right, left = free & (free >> 1), free & (free << 1)  # the box and the square behind it free
-    down, up = free & (free >> width), free & (free << width)
-    region = seed
-    while True:
-        grown = region | (region << 1) & right | (region >> 1) & left
-        grown |= (grown << width) & down | (grown >> width) & up
-        if grown == region:
-            return region
-        region = grown
+    # a box moves off a square when it and the square behind it, the player's, are free
+    return _box_flood(
+        seed, free & (free >> 1), free & (free << 1), free & (free >> width), free & (free << width), width
+    )
 
 
 def push_flood(seed: int, free: int, width: int) -> int:
@@ -64,8 +59,15 @@ def push_flood(seed: int, free: int, width: int) -> int:
     (bit-parallel, as `pull_flood`, whose converse it is): a box at ``n`` moves one step when
     the square ahead and the player's square behind it are free.  From several squares at
     once it is the union of their floods: one flood answers which squares *some* box reaches."""
-    right, left = free & (free << 2), free & (free >> 2)  # the square ahead and the player's behind it free
-    down, up = free & (free << 2 * width), free & (free >> 2 * width)
+    # a box moves onto a square when it and the player's square two behind it are free
+    return _box_flood(
+        seed, free & (free << 2), free & (free >> 2), free & (free << 2 * width), free & (free >> 2 * width), width
+    )
+
+
+def _box_flood(seed: int, right: int, left: int, down: int, up: int, width: int) -> int:
+    """``seed`` grown (bit-parallel, as `flood`) by steps to the squares of each direction's
+    mask: one step right onto the squares of ``right``, and so on."""
     region = seed
     while True:
         grown = region | (region << 1) & right | (region >> 1) & left
