@@ -52,7 +52,8 @@ app.add_typer(check_app, name="check")
 
 # -- progress ------------------------------------------------------------------------------
 class Progress(Observer):
-    """A live line on stderr: nodes expanded, rate and the best f so far (rich)."""
+    """A live line on stderr: nodes expanded, rate, the best f so far, the engine's own word
+    on its progress and the time (rich), fitted to the terminal's width."""
 
     def __init__(self, label: str):
         from rich.console import Console
@@ -78,17 +79,37 @@ class Progress(Observer):
             return
         self.last = now
         rate = expanded / max(now - self.start, 1e-9)
-        best = f" · f {best_f:g}" if best_f is not None else ""
-        self.status.update(
-            f"{self.label}: {expanded:,} expanded · {generated:,} generated · {rate:,.0f}/s{best}{self.noted}"
-            f"{self.answer} · {now - self.start:.1f} s"
-        )
+        fields = [
+            (f"{expanded:,} expanded", 0),
+            (f"{generated:,} generated", 2),
+            (f"{rate:,.0f}/s", 1),
+            (f"f {best_f:g}" if best_f is not None else "", 0),
+            (self.noted, 0),
+            (self.answer, 0),
+            (f"{now - self.start:.1f} s", 0),
+        ]
+        self.status.update(progress_line(self.label, fields, self.console.width - 2))  # 2: the spinner
 
     def note(self, text: str) -> None:
-        self.noted = f" · {text}"
+        self.noted = text
 
     def improved(self, cost: float | None, bound: float) -> None:
-        self.answer = f" · best {'-' if cost is None else f'{cost:g}'} · bound {bound:g}"
+        self.answer = f"best {'-' if cost is None else f'{cost:g}'} · bound {bound:g}"
+
+
+def progress_line(label: str, fields: list[tuple[str, int]], width: int) -> str:
+    """``label: field · field ...`` in at most ``width`` characters where it can be: the fields
+    of the highest ``drop`` rank (0: always kept) left out first, so on a narrow terminal the
+    engine's own word (a Sokoban search's best packing) and the time are what stay, not the
+    counts of generated nodes."""
+    kept = [(text, drop) for text, drop in fields if text]
+    line = ""
+    for rank in sorted({drop for _, drop in kept}, reverse=True) + [0]:
+        line = f"{label}: " + " · ".join(text for text, _ in kept)
+        if len(line) <= width or rank == 0:
+            break
+        kept = [(text, drop) for text, drop in kept if drop != rank]
+    return line
 
 
 class _Interrupt:

@@ -214,3 +214,30 @@ def test_tree_labels_with_dollar_signs_are_drawn_literally(tmp_path):
     r = run("tree", "sokoban", "microban:1", "-o", str(out))
     assert r.exit_code == 0, r.output
     assert out.stat().st_size > 10_000
+
+
+def test_progress_line_keeps_the_engines_word_and_the_time_on_a_narrow_terminal():
+    """Rich crops a live line at the terminal's width: the counts of generated nodes and the
+    rate go first, so a Sokoban search's best packing and the time stay in 80 columns."""
+    from searchkit.cli import progress_line
+
+    fields = [
+        ("1,234,567 expanded", 0),
+        ("9,876,543 generated", 2),
+        ("18,139/s", 1),
+        ("", 0),  # no f
+        ("packed 11/14", 0),
+        ("", 0),  # no incumbent
+        ("21.3 s", 0),
+    ]
+    full = "sokoban-portfolio: 1,234,567 expanded · 9,876,543 generated · 18,139/s · packed 11/14 · 21.3 s"
+    assert progress_line("sokoban-portfolio", fields, 200) == full
+    assert progress_line("sokoban-portfolio", fields, 78) == (
+        "sokoban-portfolio: 1,234,567 expanded · 18,139/s · packed 11/14 · 21.3 s"
+    )
+    assert (
+        progress_line("sokoban-portfolio", fields, 60)
+        == "sokoban-portfolio: 1,234,567 expanded · packed 11/14 · 21.3 s"
+    )
+    # what cannot go is kept, even past the width
+    assert progress_line("sokoban-portfolio", fields, 10).endswith("packed 11/14 · 21.3 s")

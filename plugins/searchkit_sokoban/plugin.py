@@ -42,9 +42,9 @@ def register_engines(register):
             "sokoban-portfolio",
             e.sokoban_portfolio,
             "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
-            " then in turns with a greedy pull search backwards, and after 3 s FESS (and FESS on its own"
-            " cells till 20 s, then FESS counting stranded goals), FESS aimed at open positions found"
-            " backwards and a second pull search (nearest-goal and matching in turns)",
+            " then in turns with a greedy pull search backwards (both till 10 s); after 3 s FESS counting"
+            " stranded goals, FESS on its own cells, FESS aimed at open positions found backwards and a"
+            " second pull search (nearest-goal and matching in turns)",
             heuristic="used",
             domains=("sokoban",),
             warm_up=e.warm_up,
