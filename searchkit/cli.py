@@ -103,13 +103,12 @@ def progress_line(label: str, fields: list[tuple[str, int]], width: int) -> str:
     engine's own word (a Sokoban search's best packing) and the time are what stay, not the
     counts of generated nodes."""
     kept = [(text, drop) for text, drop in fields if text]
-    line = ""
-    for rank in sorted({drop for _, drop in kept}, reverse=True) + [0]:
+    while True:
         line = f"{label}: " + " · ".join(text for text, _ in kept)
-        if len(line) <= width or rank == 0:
-            break
-        kept = [(text, drop) for text, drop in kept if drop != rank]
-    return line
+        worst = max((drop for _, drop in kept), default=0)
+        if len(line) <= width or worst == 0:
+            return line
+        kept = [(text, drop) for text, drop in kept if drop != worst]
 
 
 class _Interrupt:
