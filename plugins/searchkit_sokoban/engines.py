@@ -17,8 +17,8 @@ are solved before they start, as fast as without them).  After 10 CPU seconds th
 search and the first pull search stop (on XSokoban and Sasquatch II they answer within 3 s or
 not at all; the positions they stored still meet the others') and ``fess-aim`` has five ninths
 of the time, ``fess-stranded`` two ninths, the second pull search and ``fess-own`` a ninth each.
-The second pull search had two shares till this stop: side by side at 60 s per level with one,
-XSokoban 81 of 90 against 81 (the same levels, 586.0 s against 618.3 s on them: ``fess-aim``'s and
+Against two shares for the second pull search (the default before), side by side at 60 s per
+level: XSokoban 81 of 90 against 81 (the same levels, 586.0 s against 618.3 s on them: ``fess-aim``'s and
 ``fess-stranded``'s answers 5-10 % sooner), Sasquatch II 33 of 50 against 32 (42 new at 59.8 s;
 10, 24 and 38 2-2.6 s sooner), Microban 155 against 155 (125.3 s both).
 Before, plain FESS had a ninth and ``fess-stranded`` took ``fess-own``'s ninth only from the
