@@ -23,7 +23,7 @@ from .engines import (
 )
 from .engines.backward import Reversed, backward_search, forward_path
 from .engines.paths import path_from_links, path_from_parents
-from .engines.portfolio import check_portfolio
+from .engines.portfolio import check_portfolio, describe_members
 from .errors import InputError
 from .hookspecs import hookimpl
 from .limits import Limits
@@ -67,6 +67,7 @@ __all__ = [
     "bfs",
     "bidirectional_bfs",
     "check_portfolio",
+    "describe_members",
     "dfs",
     "dijkstra",
     "forward_path",

@@ -508,6 +508,18 @@ def test_a_portfolio_member_can_be_the_problems_own_search():
         solve(GraphProblem(edges, "s", ["g"]), "portfolio", members="search:mine")
 
 
+def test_a_portfolio_is_described_from_its_member_string():
+    """What ``searchkit engines`` says of a portfolio comes from the string that decides it."""
+    spec = "nearest-goal<10,backward:pull*3,search:fess@3,astar:matching@3<20*0.5"
+    words = searchkit.describe_members(spec, {"fess": "FESS"})
+    assert words == (
+        "greedy on nearest-goal till 10 s, greedy backwards on pull (3 shares);"
+        " from 3 s: FESS, astar on matching till 20 s (0.5 shares)"
+    )
+    with pytest.raises(InputError):
+        searchkit.describe_members("")
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_a_meeting_portfolio_answers_iff_a_path_exists(case):

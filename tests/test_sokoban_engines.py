@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import pytest
 from searchkit_sokoban import engines
@@ -51,6 +52,11 @@ def test_a_member_carries_its_share_and_shares_override_them_all():
     assert default[3] == ("backward", "greedy", "pull", 3.0, math.inf, 1)  # the second pull search, one share
     assert default[4] == ("search", "", "fess-stranded", 3.0, math.inf, 2)  # FESS counting stranded goals, twice
     assert default[5] == ("search", "", "fess-aim", 3.0, math.inf, 5)  # FESS aimed at open positions (three lanes)
+    # each default member has its words in the engine's description (`searchkit engines`), and
+    # README's paragraph on the default quotes the string it describes
+    assert {name for _d, _o, name, *_ in default} <= set(engines.MEMBER_WORDS)
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert f"members={engines.PORTFOLIO_MEMBERS}`" in readme
     (spec,) = parse_members("search:fess@3<20*0.5")
     assert spec == ("search", "", "fess", 3.0, 20.0, 0.5)
     assert parse_shares("", parse_members("nearest-goal,backward:pull")) == [1, 1]

@@ -60,6 +60,14 @@ PORTFOLIO_MEMBERS = (  # the first pull search with three times the others' shar
     f"search:{FESS_OWN}@{FESS_JOINS:g},backward:{PULL}@{FESS_JOINS:g},"
     f"search:{FESS_STRANDED}@{FESS_JOINS:g}*2,search:{FESS_AIM}@{FESS_JOINS:g}*5"
 )
+MEMBER_WORDS = {  # the members' names in the words `searchkit engines` describes the default with
+    NEAREST: "greedy nearest-goal forwards",
+    PULL_NEAREST: "a greedy pull search backwards on nearest-goal",
+    PULL: "a greedy pull search on nearest-goal and matching in turns",
+    FESS_OWN: "FESS on its own cells",
+    FESS_STRANDED: "FESS counting stranded goals",
+    FESS_AIM: "FESS aimed at open positions found backwards",
+}
 PORTFOLIO_SHARES = ""  # the members' own (*W, else 1)
 PORTFOLIO_SOLO = 0.5  # CPU seconds of the first member alone
 PORTFOLIO_MEET = True  # a position reached both forwards and by the pulls joins their paths

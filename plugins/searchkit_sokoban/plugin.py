@@ -20,7 +20,7 @@ def register_commands(cli):
 
 @hookimpl
 def register_engines(register):
-    from searchkit import EngineInfo, EngineParam, check_portfolio
+    from searchkit import EngineInfo, EngineParam, check_portfolio, describe_members
 
     from . import engines as e
     from .aim import AIM_SECONDS, AIMS, BOTH, EARLY_POSITIONS, OPEN_POSITIONS, sokoban_fess_aim
@@ -41,10 +41,8 @@ def register_engines(register):
         EngineInfo(
             "sokoban-portfolio",
             e.sokoban_portfolio,
-            "Sokoban (default): the core portfolio: greedy nearest-goal forwards alone for a start,"
-            " then in turns with a greedy pull search backwards (both till 10 s); after 3 s FESS counting"
-            " stranded goals, FESS on its own cells, FESS aimed at open positions found backwards and a"
-            " second pull search (nearest-goal and matching in turns)",
+            f"Sokoban (default): the core portfolio, the first member alone for {e.PORTFOLIO_SOLO:g} s: "
+            + describe_members(e.PORTFOLIO_MEMBERS, e.MEMBER_WORDS),
             heuristic="used",
             domains=("sokoban",),
             warm_up=e.warm_up,

@@ -58,7 +58,7 @@ has `Steppable`'s ``fresh``, ``knows`` and ``path_to``, forwards unless it says
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from time import perf_counter, process_time
 from typing import Any, Protocol
 
@@ -298,6 +298,31 @@ def parse_shares(shares: str, specs: list[MemberSpec]) -> list[float]:
             f"shares must be {count} positive number{'s' if count > 1 else ''}, one per search (got {shares!r})"
         )
     return weights
+
+
+def describe_members(spec: str, phrases: Mapping[str, str] | None = None) -> str:
+    """The members of ``spec`` in words, grouped by when they join: what ``searchkit engines``
+    says of a portfolio, made from the string that decides it so the two cannot drift apart.
+    ``phrases``: a domain's words for its member names (``fess-aim``: "FESS aimed at ...")."""
+    words = phrases or {}
+    groups: dict[float, list[str]] = {}
+    for direction, order, name, join, leave, share in parse_members(spec):
+        if name in words:
+            text = words[name]
+        elif direction == SEARCH:
+            text = f"search {name}"
+        elif direction == BACKWARD:
+            text = f"greedy backwards{f' on {name}' if name else ''}"
+        else:
+            text = f"{order}{f' on {name}' if name else ''}"
+        if leave < INF:
+            text += f" till {leave:g} s"
+        if share != 1:
+            text += f" ({share:g} shares)"
+        groups.setdefault(join, []).append(text)
+    return "; ".join(
+        (f"from {join:g} s: " if join else "") + ", ".join(items) for join, items in sorted(groups.items())
+    )
 
 
 def check_portfolio(params: dict[str, Any]) -> None:
