@@ -369,6 +369,14 @@ def _print_text(job: Job, result: Result) -> None:
         + (f" · {s.iterations} iterations" if s.iterations else "")
         + (f" · answered by {s.answered_by}" if s.answered_by else "")
     )
+    if s.members:
+        echo("members: " + "; ".join(_member_line(m) for m in s.members))
+
+
+def _member_line(member: dict[str, Any]) -> str:
+    """One portfolio member's part of the work (`Stats.members`)."""
+    retired = " (retired)" if member["retired"] else ""
+    return f"{member['member']} {member['seconds']:.1f} s, {member['expanded']:,} expanded{retired}"
 
 
 def _setup(

@@ -23,7 +23,9 @@ class Stats:
     cost.  ``reopened``: stored states re-inserted because a cheaper path to them was
     found.  ``stored``: peak number of states held (open + closed, or the path for
     depth-first engines).  ``limit_reason`` names the limit that stopped the search.
-    ``answered_by`` names the member of a portfolio that found the answer.
+    ``answered_by`` names the member of a portfolio that found the answer; ``members`` says
+    what each member did (``member``, ``seconds`` of its own turns, ``expanded``, ``stored``,
+    ``retired`` when memory ran short), so a portfolio's time can be read member by member.
     """
 
     expanded: int = 0
@@ -37,6 +39,8 @@ class Stats:
     peak_rss_bytes: int = 0
     limit_reason: str | None = None
     answered_by: str | None = None  # a composite engine's member whose answer it is (portfolio)
+    # a portfolio's members in the order they joined: each one's seconds, expansions, states
+    members: list[dict[str, Any]] | None = None
 
     @property
     def expansions_per_s(self) -> float:

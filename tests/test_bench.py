@@ -164,6 +164,7 @@ STATS_KEYS = {
     "peak_rss_bytes",
     "limit_reason",
     "answered_by",
+    "members",
     "expansions_per_s",
     "generated_per_s",
 }

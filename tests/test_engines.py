@@ -508,6 +508,20 @@ def test_a_portfolio_member_can_be_the_problems_own_search():
         solve(GraphProblem(edges, "s", ["g"]), "portfolio", members="search:mine")
 
 
+def test_a_portfolio_says_what_each_member_did():
+    """``stats.members``: each member's turns, in the order they joined, adding up to the
+    portfolio's expansions; members that never joined are not listed."""
+    edges = {i: [(i + 1, 1)] for i in range(60)}
+    problem = GraphProblem(edges, 0, [60])
+    result = solve(problem, "portfolio", members="dijkstra,backward,greedy@1000", solo=0)
+    assert result.solved
+    names = [m["member"] for m in result.stats.members]
+    assert names == ["dijkstra", "backward"]
+    assert sum(m["expanded"] for m in result.stats.members) == result.stats.expanded
+    assert all(m["seconds"] >= 0 and not m["retired"] for m in result.stats.members)
+    assert solve(problem, "astar").stats.members is None  # one search: nothing to break down
+
+
 def test_a_portfolio_is_described_from_its_member_string():
     """What ``searchkit engines`` says of a portfolio comes from the string that decides it."""
     spec = "nearest-goal<10,backward:pull*3,search:fess@3,astar:matching@3<20*0.5"
@@ -732,6 +746,11 @@ def test_a_portfolio_short_of_memory_retires_the_member_storing_the_most_for_its
     assert notes == [(f"search:{first}", ["big", "small", "tiny"]), (f"search:{second}", sorted({second, "tiny"}))]
     assert result.stats.expanded == sum(log.values())
     assert log["tiny"] >= 16 * 1024 * 1024 / unit  # the last one filled the memory alone
+    # the retired are listed too, in the order the members joined, with what they did
+    listed = {m["member"]: m for m in result.stats.members}
+    assert list(listed) == ["search:big", "search:small", "search:tiny"]
+    assert {n for n, m in listed.items() if m["retired"]} == {f"search:{first}", f"search:{second}"}
+    assert sum(m["expanded"] for m in listed.values()) == result.stats.expanded
     # without a memory limit nobody leaves: all three search to the end
     notes.clear()
     log.clear()

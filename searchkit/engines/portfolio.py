@@ -152,6 +152,7 @@ class Member:
         self.search, self.path_of, self.share, self.label = search, path, share, label
         self.backward, self.leave = backward, leave
         self.spent = 0.0
+        self.order = 0  # its place among the members in the order they joined
         self.own = 0.0  # seconds of its own turns (``spent`` also counts the level it joined at)
         self.worked = 0  # expansions in those turns
 
@@ -183,6 +184,17 @@ class Member:
         report = getattr(self.search, "progress_fraction", None)
         return report() if callable(report) else None
 
+    def summary(self, retired: bool = False) -> dict[str, Any]:
+        """What it did, for the result's ``stats.members``."""
+        search = self.search
+        return {
+            "member": self.label,
+            "seconds": round(self.own, 3),
+            "expanded": int(search.expanded),
+            "stored": int(search.stored),
+            "retired": retired,
+        }
+
 
 class Retirement:
     """Memory pressure under a memory limit: the member storing the most states for its share
@@ -193,6 +205,7 @@ class Retirement:
         self.at = None if cap is None else cap * RETIRE_AT * 1024 * 1024  # bytes
         self.until = 0  # the states stored when the last member left: none leaves below
         self.counts = dict.fromkeys(COUNTS, 0)  # the retired members' counts
+        self.summaries: dict[int, dict[str, Any]] = {}  # theirs for ``stats.members``, by when they joined
         self.sweep = False  # a member left since the last check: collect its cycles
 
     def relieve(self, crew: list[Member], live: list[Member], stored: int, rss: int, observer: Observer | None) -> None:
@@ -212,6 +225,7 @@ class Retirement:
             observer.note(f"memory short: {old.label} retired ({old.search.stored:,} states)")
         for name in COUNTS:
             self.counts[name] += getattr(old.search, name)
+        self.summaries[old.order] = old.summary(retired=True)
         self.until = stored
         crew.remove(old)
         if old in live:
@@ -443,6 +457,7 @@ def portfolio(
             m.spent = level * share + perf_counter() - began
             if meet and m.can_meet():
                 m.search.fresh = []
+            m.order = len(crew) + len(retirement.summaries)
             crew.append(m)
             live.append(m)
             run.next_check = expanded  # a set-up can be long (a big level): look at the clock now
@@ -489,6 +504,8 @@ def portfolio(
     )
     if status == SOLVED:
         result.stats.answered_by = answered_by
+    done = retirement.summaries | {x.order: x.summary() for x in crew}
+    result.stats.members = [done[k] for k in sorted(done)]
     return result
 
 
