@@ -435,6 +435,30 @@ def test_command_text_summary_and_speed_ratio(tmp_path):
     assert all(s["reference"] == "plain" for s in doc["summary"])
 
 
+def test_a_portfolio_configuration_sums_up_its_members(tmp_path):
+    """The summary of a portfolio's runs: per member, the answers it gave and its seconds of turns."""
+    body = (
+        GOOD.split("[[configs]]")[0]
+        + """
+[[configs]]
+name = "duo"
+engine = "portfolio"
+heuristic = "manhattan"
+params = { members = "greedy,astar", solo = 0 }
+"""
+    )
+    result = cli(str(write_suite(tmp_path, body)), "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    (row,) = doc["summary"]
+    assert set(row["members"]) <= {"greedy", "astar"}
+    assert sum(m["answered"] for m in row["members"].values()) == row["solved"] == 3
+    turns = sum(m["seconds"] for r in doc["records"] for m in r["stats"]["members"])
+    assert sum(m["seconds"] for m in row["members"].values()) == pytest.approx(turns, abs=0.01)
+    text = cli(str(write_suite(tmp_path, body)))
+    assert "duo members: " in text.stdout and " answered in " in text.stdout
+
+
 def test_command_bad_suite_exits_2_with_one_line(tmp_path):
     result = cli(str(write_suite(tmp_path, GOOD.replace("timeout_s", "timeuot_s"))))
     assert result.exit_code == 2

@@ -76,9 +76,28 @@ def summarize(records: Iterable[dict[str, Any]], configs: list[Config]) -> list[
                 "rss_per_stored_bytes": round(statistics.median(per_stored), 1) if per_stored else None,
                 "reference": ref,
                 "speedup": round(theirs / mine, 3) if common and mine > 0 and theirs > 0 else None,
+                "members": _members(recs),
             }
         )
     return rows
+
+
+def _members(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]] | None:
+    """A portfolio configuration's members over its runs: the answers each gave (alone, or
+    meeting another: ``answered_by`` ``a+b`` counts for both) and the seconds of its own
+    turns (`Stats.members`); None for other engines."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in records:
+        for m in r["stats"].get("members") or ():
+            part = out.setdefault(m["member"], {"answered": 0, "seconds": 0.0})
+            part["seconds"] += m["seconds"]
+        who = r["stats"].get("answered_by")
+        if r["status"] == "solved" and who:
+            for name in who.split("+"):
+                out.setdefault(name, {"answered": 0, "seconds": 0.0})["answered"] += 1
+    for part in out.values():
+        part["seconds"] = round(part["seconds"], 3)
+    return out or None
 
 
 def failures(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -226,6 +245,11 @@ def print_summary(console: Console, suite: Suite, summary: list[dict[str, Any]])
             cells.insert(6, _num(row.get("total_found_cost")))
         table.add_row(*cells)
     console.print(table)
+    for row in summary:
+        if row.get("members"):
+            parts = sorted(row["members"].items(), key=lambda kv: -kv[1]["seconds"])
+            said = ", ".join(f"{name} {m['answered']} answered in {m['seconds']:,.1f} s of turns" for name, m in parts)
+            console.print(escape(f"{row['config']} members: {said}"))
 
 
 def _num(x: Any) -> str:
