@@ -524,11 +524,11 @@ def test_a_portfolio_says_what_each_member_did():
 
 def test_a_portfolio_is_described_from_its_member_string():
     """What ``searchkit engines`` says of a portfolio comes from the string that decides it."""
-    spec = "nearest-goal<10,backward:pull*3,search:fess@3,astar:matching@3<20*0.5"
-    words = searchkit.describe_members(spec, {"fess": "FESS"})
+    spec = "nearest-goal<10,backward:pull*3,search:fess@3,astar:matching@3<20*0.5,astar:guide@3"
+    words = searchkit.describe_members(spec, {"fess": "FESS", "guide": "the guide"})
     assert words == (
         "greedy on nearest-goal till 10 s, greedy backwards on pull (3 shares);"
-        " from 3 s: FESS, astar on matching till 20 s (0.5 shares)"
+        " from 3 s: FESS, astar on matching till 20 s (0.5 shares), astar the guide"
     )
     with pytest.raises(InputError):
         searchkit.describe_members("")

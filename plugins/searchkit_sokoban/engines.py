@@ -61,7 +61,7 @@ PORTFOLIO_MEMBERS = (  # the first pull search with three times the others' shar
     f"search:{FESS_STRANDED}@{FESS_JOINS:g}*2,search:{FESS_AIM}@{FESS_JOINS:g}*5"
 )
 MEMBER_WORDS = {  # the members' names in the words `searchkit engines` describes the default with
-    NEAREST: "greedy nearest-goal forwards",
+    NEAREST: "nearest-goal forwards",  # after the order: greedy nearest-goal forwards
     PULL_NEAREST: "a greedy pull search backwards on nearest-goal",
     PULL: "a greedy pull search on nearest-goal and matching in turns",
     FESS_OWN: "FESS on its own cells",

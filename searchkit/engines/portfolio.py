@@ -317,18 +317,17 @@ def parse_shares(shares: str, specs: list[MemberSpec]) -> list[float]:
 def describe_members(spec: str, phrases: Mapping[str, str] | None = None) -> str:
     """The members of ``spec`` in words, grouped by when they join: what ``searchkit engines``
     says of a portfolio, made from the string that decides it so the two cannot drift apart.
-    ``phrases``: a domain's words for its member names (``fess-aim``: "FESS aimed at ...")."""
+    ``phrases``: a domain's words for its member names (``fess-aim``: "FESS aimed at ..."; for
+    a forward member's guide, the words after its order: ``nearest-goal``: "nearest-goal forwards")."""
     words = phrases or {}
     groups: dict[float, list[str]] = {}
     for direction, order, name, join, leave, share in parse_members(spec):
-        if name in words:
-            text = words[name]
-        elif direction == SEARCH:
-            text = f"search {name}"
+        if direction == SEARCH:
+            text = words.get(name, f"search {name}")
         elif direction == BACKWARD:
-            text = f"greedy backwards{f' on {name}' if name else ''}"
-        else:
-            text = f"{order}{f' on {name}' if name else ''}"
+            text = words.get(name, f"greedy backwards{f' on {name}' if name else ''}")
+        else:  # the order stays in the words: astar on a guide is not greedy on it
+            text = f"{order} {words[name]}" if name in words else f"{order}{f' on {name}' if name else ''}"
         if leave < INF:
             text += f" till {leave:g} s"
         if share != 1:
