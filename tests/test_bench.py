@@ -135,6 +135,12 @@ engine = "greedy"
 heuristic = "manhattan"
 """
 
+
+def one_config(config: str) -> str:
+    """`GOOD` with its configurations replaced by the one given (TOML lines)."""
+    return GOOD.split("[[configs]]")[0] + "[[configs]]\n" + config + "\n"
+
+
 RECORD_KEYS = {
     "suite",
     "config",
@@ -406,15 +412,7 @@ def test_command_wrong_expected_cost_exits_1(tmp_path):
 
 
 def test_command_inadmissible_heuristic_is_not_judged(tmp_path):
-    body = (
-        GOOD.split("[[configs]]")[0]
-        + """
-[[configs]]
-name = "triple"
-engine = "astar"
-heuristic = "triple"
-"""
-    )
+    body = one_config('name = "triple"\nengine = "astar"\nheuristic = "triple"')
     result = cli(str(write_suite(tmp_path, body.replace("expected_cost = 4", "expected_cost = 3"))), "--json")
     (record, *_) = json.loads(result.stdout)["records"]
     assert record["guarantee"] == "suboptimal (inadmissible heuristic)" and record["cost_ok"] is None
@@ -437,15 +435,8 @@ def test_command_text_summary_and_speed_ratio(tmp_path):
 
 def test_a_portfolio_configuration_sums_up_its_members(tmp_path):
     """The summary of a portfolio's runs: per member, the answers it gave and its seconds of turns."""
-    body = (
-        GOOD.split("[[configs]]")[0]
-        + """
-[[configs]]
-name = "duo"
-engine = "portfolio"
-heuristic = "manhattan"
-params = { members = "greedy,astar", solo = 0 }
-"""
+    body = one_config(
+        'name = "duo"\nengine = "portfolio"\nheuristic = "manhattan"\nparams = { members = "greedy,astar", solo = 0 }'
     )
     result = cli(str(write_suite(tmp_path, body)), "--json")
     assert result.exit_code == 0, result.output
