@@ -7,6 +7,7 @@ summary); the rest of this module only draws them with rich.
 from __future__ import annotations
 
 import statistics
+from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
@@ -86,18 +87,15 @@ def _members(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]] | None:
     """A portfolio configuration's members over its runs: the answers each gave (alone, or
     meeting another: ``answered_by`` ``a+b`` counts for both) and the seconds of its own
     turns (`Stats.members`); None for other engines."""
-    out: dict[str, dict[str, Any]] = {}
+    out: defaultdict[str, dict[str, Any]] = defaultdict(lambda: {"answered": 0, "seconds": 0.0})
     for r in records:
         for m in r["stats"].get("members") or ():
-            part = out.setdefault(m["member"], {"answered": 0, "seconds": 0.0})
-            part["seconds"] += m["seconds"]
+            out[m["member"]]["seconds"] += m["seconds"]
         who = r["stats"].get("answered_by")
         if r["status"] == "solved" and who:
             for name in who.split("+"):
-                out.setdefault(name, {"answered": 0, "seconds": 0.0})["answered"] += 1
-    for part in out.values():
-        part["seconds"] = round(part["seconds"], 3)
-    return out or None
+                out[name]["answered"] += 1
+    return {name: {**part, "seconds": round(part["seconds"], 3)} for name, part in out.items()} or None
 
 
 def failures(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
