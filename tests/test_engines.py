@@ -561,6 +561,30 @@ def test_searches_that_meet_answer_before_either_crosses_alone():
     assert met.stats.expanded < 0.75 * alone.stats.expanded
 
 
+def test_a_meeting_asks_a_search_with_knows_any_once_for_the_whole_list():
+    """A search in compiled code answers a list of states in one call (``knows_any``, the
+    index of the first it reached); the portfolio asks it so, and ``knows`` otherwise."""
+    from searchkit.engines.portfolio import first_known
+
+    class Known:
+        def __init__(self, reached):
+            self.reached, self.calls = set(reached), []
+
+        def knows(self, state):
+            self.calls.append(state)
+            return state in self.reached
+
+    class Batched(Known):
+        def knows_any(self, states):
+            self.calls.append(list(states))
+            return next((i for i, s in enumerate(states) if s in self.reached), -1)
+
+    one, batched = Known({3, 5}), Batched({3, 5})
+    assert first_known(one, [1, 2, 5, 3]) == first_known(batched, [1, 2, 5, 3]) == 5
+    assert one.calls == [1, 2, 5] and batched.calls == [[1, 2, 5, 3]]
+    assert first_known(one, [7, 8]) is None and first_known(batched, [7, 8]) is None
+
+
 def test_backward_guides_make_greedy_backward_search_an_alternation():
     """A problem's ``backward_guides`` get open lists of their own, taking turns with the
     backward heuristic's: the guide's favourite is expanded second, though the heuristic

@@ -49,7 +49,8 @@ def test_a_member_carries_its_share_and_shares_override_them_all():
     assert parse_shares("", default) == [1, 3, 1, 1, 2, 5]  # the first pull search thrice, fess-aim five times
     assert parse_shares("3,1,1,1,1,1", default) == [3, 1, 1, 1, 1, 1]
     assert default[2] == ("search", "", "fess-own", 3.0, math.inf, 1)  # joins at 3 s
-    assert default[3] == ("backward", "greedy", "pull", 3.0, math.inf, 1)  # the second pull search, one share
+    # the second pull search (compiled), one share
+    assert default[3] == ("search", "", "pull-compiled", 3.0, math.inf, 1)
     assert default[4] == ("search", "", "fess-stranded", 3.0, math.inf, 2)  # FESS counting stranded goals, twice
     assert default[5] == ("search", "", "fess-aim", 3.0, math.inf, 5)  # FESS aimed at open positions (three lanes)
     # each default member has its words in the engine's description (`searchkit engines`), and

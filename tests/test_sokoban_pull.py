@@ -166,3 +166,21 @@ def test_the_start_order_guide_is_nought_at_the_start_and_orders_a_cramped_start
     search = backward_search(pull, order="greedy")
     search.step(300)
     assert all(0 < start_order(s) < INF for s in search.g_of if s[0] != pull.start[0])
+
+
+def test_no_position_whose_boxes_lack_start_squares_of_their_own_is_expanded():
+    """The matching guide's dead end (the board's INF) is the core's infinity, so the
+    alternation drops the position: before, the nearest-goal list, on which it is finite,
+    expanded it (Microban 153: one at the 12,380th expansion, aimed at the gateway)."""
+    import math
+
+    from searchkit_sokoban.gateway import GATEWAY_BUDGET
+
+    board = Board(load_level("microban:153"))
+    pull = PullProblem(SokobanProblem(board, "nearest-goal"), GATEWAY_BUDGET)
+    search = backward_search(pull, order="greedy")
+    search.step(13_000)
+    (matching,) = pull.backward_guides
+    expanded = [state for state, g in search.g_of.items() if g < 0]
+    assert len(expanded) > 12_900 and all(matching(state) < math.inf for state in expanded)
+    assert any(matching(state) == math.inf for state in search.g_of)  # met, and dropped

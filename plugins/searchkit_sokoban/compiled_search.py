@@ -12,6 +12,7 @@ out of the portfolio and the engine says how to get it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from searchkit import NO_NUMBA_ENV, InputError, Limits, Observer, Result, integer_weights, numba_available
@@ -25,8 +26,8 @@ from .levels import parse_levels
 from .problem import Push, SokobanProblem
 
 State = tuple[int, int]
-WORD = (1 << 64) - 1
 INITIAL_STATES = 1 << 14  # rows of the first arrays (doubled as needed)
+ASKED = 1 << 11  # slots of the first set of positions other searches reached (doubled as needed)
 MAX_STATES = 6_000_000  # the arrays stop growing near here (about 220 bytes a position at the peak)
 STEP_FACTOR = 8  # expansions per step asked: its nodes cost a tenth of the Python searches'
 COMPILED = "compiled"  # the portfolio member's name (search:compiled)
@@ -46,35 +47,33 @@ def _counter(slot: str) -> property:
     return property(lambda self: int(self.meta[getattr(self.kernel, slot)]))
 
 
-class CompiledPushSearch:
-    """Best-first search over single pushes in compiled code, stepped from Python.
+class CompiledSearch:
+    """A search in compiled code over position arrays, stepped from Python: what the push
+    search (`CompiledPushSearch`) and the pull search (`compiled_pull`) share.
 
     Positions live in the kernel's arrays; only the answer's path becomes Python objects.
-    In a portfolio it meets the backward searches both ways (`knows`): their positions are
-    looked up in its table and remembered, and one it stores later is listed in ``fresh``
-    (its own millions never are).
-    """
+    In a portfolio it meets the searches the other way (`knows`): their positions are
+    looked up in its table and remembered, and one it stores later that was asked is listed
+    in ``fresh`` (its own millions never are).  A subclass names its kernel module, its
+    per-position arrays (``ROWS``: name, dtype, rows ahead of the positions' axis) and its
+    call (`_call`)."""
 
     backward = False
+    ROWS: tuple[tuple[str, str, int], ...] = ()
+    # the per-position arrays every kernel has (`_arrays` makes them from ``ROWS``)
+    parent: Any
+    move: Any
+    closed: Any
+    hf: Any
+    hh: Any
+    hi: Any
 
-    def __init__(
-        self,
-        problem: SokobanProblem,
-        *,
-        weight: float = 1.0,
-        name: str = "sokoban-compiled",
-        limits: Limits | None = None,
-        observer: Observer | None = None,
-        max_states: int = MAX_STATES,
-        start: State | None = None,
-    ):
+    def __init__(self, problem: SokobanProblem, kernel: Any, name: str, limits, observer, max_states: int):
         if not compiled_available():
             raise InputError(f"{name} needs numba: pip install 'searchkit[fast]'")
         if problem.moves:
             raise InputError(f"{name} counts pushes: use --optimize pushes")
         import numpy as np
-
-        from . import push_kernel as kernel
 
         self.kernel, self.np = kernel, np
         self.problem = problem
@@ -82,49 +81,29 @@ class CompiledPushSearch:
         self.status: str | None = None
         self.fresh: list[State] | None = None
         self.max_states = max_states
-        self.wg, self.wh = weights_of(weight)
-        board = problem.board
-        self.board = board
-        pruning = problem.pruning
-        self.flags = (
-            (kernel.FREEZE if pruning.freeze else 0)
-            | (kernel.BIPARTITE if BIPARTITE not in pruning.disabled else 0)  # its own bound finds them
-            | (kernel.CORRAL if pruning.corral else 0)
-            | (kernel.REOPEN if self.wh <= self.wg else 0)
-        )
-        size = board.size
-        self.nbr, self.floor, self.dead, self.goal, self.dist, self.comp = _tables(board, pruning.dead_squares, np)
-        self.nboxes = board.start_boxes.bit_count()
-        self.nwords = (size + 63) // 64 + 1
-        self._arrays(INITIAL_STATES)
-        self.query = np.zeros(self.nwords, np.uint64)
-        self.work = kernel.scratch(size, self.nboxes)
-        self.start = start if start is not None else problem.initial_state()
-        boxes, player = self.start
-        for b in bits(boxes):
-            self.keys[0, b >> 6] |= np.uint64(1 << (b & 63))
-        self.keys[0, self.nwords - 1] = player
-        kernel.rehash(self.keys, 1, self.table)
-        self.meta[kernel.M_STATES] = 1
-        self.meta[kernel.M_HEAP] = kernel.heap_push(self.hf, self.hh, self.hi, 0, 0, 0, 0)
+        self.board = board = problem.board
+        self.nwords = (board.size + 63) // 64 + 1
+        self.meta = np.zeros(kernel.META, np.int64)
+        self.meta[kernel.M_MET] = -1
+        self.asked = np.zeros(ASKED, np.uint64)  # fingerprints of positions other searches reached
+        self.work = kernel.scratch(board.size, board.start_boxes.bit_count())
         self.max_frontier = 1
+        self._arrays(INITIAL_STATES)
 
     def _arrays(self, cap: int) -> None:
         np = self.np
         self.keys = np.zeros((cap, self.nwords), np.uint64)
-        self.parent = np.zeros(cap, np.int32)
-        self.move = np.zeros(cap, np.int32)
-        self.gs = np.zeros(cap, np.int32)
-        self.closed = np.zeros(cap, np.uint8)
         self.table = np.zeros(2 * cap, np.int32)
-        self.hf = np.zeros(cap, np.int64)
-        self.hh = np.zeros(cap, np.int32)
-        self.hi = np.zeros(cap, np.int32)
-        if not hasattr(self, "meta"):
-            self.meta = np.zeros(self.kernel.META, np.int64)
-            self.meta[self.kernel.M_MET] = -1
-            self.fkeys = np.zeros((1024, self.nwords), np.uint64)  # positions other searches reached
-            self.ftable = np.zeros(2048, np.int32)
+        for name, dtype, ahead in self.ROWS:
+            setattr(self, name, np.zeros((ahead, cap) if ahead else cap, dtype))
+
+    def _store(self, i: int, state: State) -> None:
+        """Position ``i`` of the arrays is ``state`` (before the kernel runs)."""
+        boxes, player = state
+        np = self.np
+        for b in bits(boxes):
+            self.keys[i, b >> 6] |= np.uint64(1 << (b & 63))
+        self.keys[i, self.nwords - 1] = player
 
     def _grow(self) -> bool:
         """Double the arrays; False when that would pass twice ``max_states`` rows."""
@@ -133,9 +112,9 @@ class CompiledPushSearch:
         if cap > 2 * self.max_states:
             return False
         self.keys = np.concatenate([self.keys, np.zeros_like(self.keys)])
-        for name in ("parent", "move", "gs", "closed", "hf", "hh", "hi"):
+        for name, _dtype, _ahead in self.ROWS:
             old = getattr(self, name)
-            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+            setattr(self, name, np.concatenate([old, np.zeros_like(old)], axis=-1))
         self.table = np.zeros(2 * cap, np.int32)
         self.kernel.rehash(self.keys, self.stored, self.table)
         return True
@@ -152,6 +131,10 @@ class CompiledPushSearch:
     def done(self) -> bool:
         return self.status is not None
 
+    def _call(self, chunk: int) -> int:
+        """Run the kernel for up to ``chunk`` expansions: its return code."""
+        raise NotImplementedError
+
     def step(self, budget: int | None = None) -> bool:
         """Expand up to ``STEP_FACTOR * budget`` positions (all it takes when None); True once over."""
         if self.status is not None:
@@ -161,13 +144,7 @@ class CompiledPushSearch:
         while left is None or left > 0:
             chunk = 4096 if left is None else min(left, 4096)
             before = self.expanded
-            occ, buf, costs, ints, used = self.work
-            code = kernel.run(
-                self.keys, self.parent, self.move, self.gs, self.closed, self.table, self.fkeys, self.ftable,
-                self.hf, self.hh, self.hi, self.meta,
-                self.nbr, self.floor, self.dead, self.goal, self.dist, self.comp,
-                self.nboxes, self.wg, self.wh, self.flags, chunk, occ, buf, costs, ints, used,
-            )  # fmt: skip
+            code = self._call(chunk)
             if left is not None:
                 left -= max(1, self.expanded - before)
             self.max_frontier = max(self.max_frontier, self.frontier)
@@ -192,39 +169,140 @@ class CompiledPushSearch:
                 return True
         return False
 
-    def _encode(self, state: State):
-        """``state`` as the kernel keys it (in a reused array)."""
-        boxes, player = state
-        query = self.query
-        for t in range(self.nwords - 1):
-            query[t] = (boxes >> (64 * t)) & WORD
-        query[-1] = player
-        return query
-
     def _state(self, i: int) -> State:
         words = [int(w) for w in self.keys[i]]
         return sum(w << (64 * t) for t, w in enumerate(words[:-1])), words[-1]
 
     def _index(self, state: State) -> int:
         """The kernel's index of a stored position, or -1."""
-        return int(self.kernel.lookup(self.keys, self.table, self._encode(state)))
+        return int(self.kernel.lookup(self.keys, self.table, self._encode_all([state])[0]))
 
     def knows(self, state: State) -> bool:
-        """Whether ``state`` was reached.  A portfolio asks this of the positions its backward
-        searches store; each asked is remembered, and a position this search stores later
-        that was asked is listed in ``fresh`` for the portfolio to join the two paths (the
-        millions this search stores are never listed themselves)."""
-        query = self._encode(state)
-        kernel, np = self.kernel, self.np
-        if kernel.lookup(self.keys, self.table, query) >= 0:
-            return True
-        count = int(self.meta[kernel.M_FOREIGN])
-        if 2 * (count + 1) >= self.ftable.shape[0]:
-            self.fkeys = np.concatenate([self.fkeys, np.zeros_like(self.fkeys)])
-            self.ftable = np.zeros(2 * self.ftable.shape[0], np.int32)
-            kernel.rehash(self.fkeys, count, self.ftable)
-        kernel.remember(self.fkeys, self.ftable, query, self.meta)
-        return False
+        """Whether ``state`` was reached (`knows_any` of one)."""
+        return self.knows_any([state]) >= 0
+
+    def knows_any(self, states: list[State]) -> int:
+        """The index in ``states`` of the first one reached, or -1.  A portfolio asks this of
+        the positions the searches the other way store, in one call for a turn's worth;
+        those asked and not known are remembered (as fingerprints: 8 bytes each), and a
+        position this search stores later whose fingerprint was asked is listed in
+        ``fresh`` for the portfolio to check and join the two paths (the millions this
+        search stores are never listed themselves)."""
+        np, kernel = self.np, self.kernel
+        if not states:
+            return -1
+        need = 2 * (int(self.meta[kernel.M_FOREIGN]) + len(states))
+        if need >= self.asked.shape[0]:
+            size = self.asked.shape[0]
+            while need >= size:
+                size *= 2
+            bigger = np.zeros(size, np.uint64)
+            kernel.reask(self.asked, bigger, self.meta)
+            self.asked = bigger
+        return int(kernel.ask(self.keys, self.table, self._encode_all(states), self.asked, self.meta))
+
+    def _encode_all(self, states: list[State]):
+        """``states`` as the kernel keys them, one row each."""
+        np = self.np
+        words = self.nwords - 1
+        rows = np.empty((len(states), self.nwords), np.uint64)
+        raw = b"".join(boxes.to_bytes(8 * words, "little") for boxes, _player in states)
+        rows[:, :words] = np.frombuffer(raw, "<u8").reshape(len(states), words)
+        rows[:, words] = [player for _boxes, player in states]
+        return rows
+
+    def _moves(self, i: int) -> tuple[list[int], int]:
+        """The kernel's moves from a root to position ``i``, and that root's index."""
+        chain = []
+        while self.parent[i] >= 0:
+            chain.append(int(self.move[i]))
+            i = int(self.parent[i])
+        chain.reverse()
+        return chain, i
+
+    def result(self) -> Result:
+        return result_of(self)
+
+
+class CompiledPushSearch(CompiledSearch):
+    """Best-first search over single pushes in compiled code (`push_kernel`)."""
+
+    gs: Any  # the cost of each position's path
+    ROWS = (
+        ("parent", "int32", 0),
+        ("move", "int32", 0),
+        ("gs", "int32", 0),
+        ("closed", "uint8", 0),
+        ("hf", "int64", 0),
+        ("hh", "int32", 0),
+        ("hi", "int32", 0),
+    )
+
+    def __init__(
+        self,
+        problem: SokobanProblem,
+        *,
+        weight: float = 1.0,
+        name: str = "sokoban-compiled",
+        limits: Limits | None = None,
+        observer: Observer | None = None,
+        max_states: int = MAX_STATES,
+        start: State | None = None,
+    ):
+        from . import push_kernel as kernel
+
+        super().__init__(problem, kernel, name, limits, observer, max_states)
+        self.wg, self.wh = weights_of(weight)
+        board = self.board
+        pruning = problem.pruning
+        self.flags = (
+            (kernel.FREEZE if pruning.freeze else 0)
+            | (kernel.BIPARTITE if BIPARTITE not in pruning.disabled else 0)  # its own bound finds them
+            | (kernel.CORRAL if pruning.corral else 0)
+            | (kernel.REOPEN if self.wh <= self.wg else 0)
+        )
+        self.nbr, self.floor, self.dead, self.goal, self.dist, self.comp = _tables(board, pruning.dead_squares, self.np)
+        self.nboxes = board.start_boxes.bit_count()
+        self.start = start if start is not None else problem.initial_state()
+        self._store(0, self.start)
+        self.parent[0] = -1
+        kernel.rehash(self.keys, 1, self.table)
+        self.meta[kernel.M_STATES] = 1
+        self.meta[kernel.M_HEAP] = kernel.heap_push(self.hf, self.hh, self.hi, 0, 0, 0, 0)
+
+    def _call(self, chunk: int) -> int:
+        occ, buf, costs, ints, used = self.work
+        return int(
+            self.kernel.run(
+                self.keys,
+                self.parent,
+                self.move,
+                self.gs,
+                self.closed,
+                self.table,
+                self.asked,
+                self.hf,
+                self.hh,
+                self.hi,
+                self.meta,
+                self.nbr,
+                self.floor,
+                self.dead,
+                self.goal,
+                self.dist,
+                self.comp,
+                self.nboxes,
+                self.wg,
+                self.wh,
+                self.flags,
+                chunk,
+                occ,
+                buf,
+                costs,
+                ints,
+                used,
+            )  # fmt: skip
+        )
 
     def path(self) -> tuple[list, list, int]:
         """The pushes from the start to the goal found, with the position after each."""
@@ -236,17 +314,23 @@ class CompiledPushSearch:
 
     def _path(self, i: int) -> tuple[list, list, int]:
         board = self.board
-        chain = []
-        while i != 0:
-            chain.append(int(self.move[i]))
-            i = int(self.parent[i])
-        chain.reverse()
+        chain, _root = self._moves(i)
         pushes = [Push(m >> 2, m & 3, board.width) for m in chain]
         states = [self.start, *positions_along(board, self.start[0], pushes)]
         return pushes, states, len(pushes)
 
-    def result(self) -> Result:
-        return result_of(self)
+
+def neighbours(board: Any, np: Any) -> Any:
+    """Per square and direction the next floor square (-1: a wall or the edge)."""
+    size = board.size
+    nbr = np.full((size, 4), -1, np.int64)
+    floor_bits = board.floor
+    for x in bits(floor_bits):
+        for k, o in enumerate(board.offsets):
+            y = x + o
+            if 0 <= y < size and floor_bits >> y & 1:
+                nbr[x, k] = y
+    return nbr
 
 
 def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
@@ -256,13 +340,8 @@ def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
     from .push_kernel import BIG
 
     size = board.size
-    nbr = np.full((size, 4), -1, np.int64)
+    nbr = neighbours(board, np)
     floor_bits = board.floor
-    for x in bits(floor_bits):
-        for k, o in enumerate(board.offsets):
-            y = x + o
-            if 0 <= y < size and floor_bits >> y & 1:
-                nbr[x, k] = y
     floor = np.array([floor_bits >> x & 1 for x in range(size)], np.uint8)
     dead = np.array([0 if (board.live >> x & 1 or not use_dead) else 1 for x in range(size)], np.uint8)
     goal = np.array(list(board.is_goal), np.uint8)
@@ -292,9 +371,10 @@ def sokoban_compiled(
     return search.result()
 
 
-def warm_up() -> None:
-    """Load the compiled kernel (compiling it the first time, cached on disk after) by
-    solving a one-push level, e.g. in a benchmark's parent process."""
+def warm_up(kind: Callable[[SokobanProblem], CompiledSearch] | None = None) -> None:
+    """Load the compiled kernel of ``kind`` (the push search's by default), compiling it the
+    first time (cached on disk after), by solving a one-push level, e.g. in a benchmark's
+    parent process."""
     if compiled_available():
         board = Board(parse_levels(WARM_UP_LEVEL)[0])
-        CompiledPushSearch(SokobanProblem(board)).step()
+        (kind or CompiledPushSearch)(SokobanProblem(board)).step()

@@ -12,6 +12,7 @@ from searchkit import Domain, Heuristic, InputError, Instance, Observer, Param
 
 from .aim import BOTH, FAR, FESS_AIM, FESS_AIM_FAR, FESS_AIM_NEAR, NEAR, AimLanes, AimSearch, aimed_search
 from .board import Board
+from .compiled_pull import COMPILED_PULLS, MEMBER_STATES, CompiledPullSearch
 from .compiled_search import COMPILED, MEMBER_WEIGHT, CompiledPushSearch, compiled_available
 from .deadlocks import DETECTORS, parse_disabled
 from .fess import FESS, FESS_OWN, FESS_STRANDED, FeatureSearch, FessSearch
@@ -164,19 +165,22 @@ class SokobanDomain(Domain[SokobanProblem]):
                 )
             return main if heuristic is not None and name == heuristic.name else build(self.heuristics[name])
 
-        searches = (FESS, FESS_OWN, FESS_STRANDED, FESS_PULL, FESS_AIM, FESS_AIM_NEAR, FESS_AIM_FAR, COMPILED)
+        searches: tuple[str, ...] = (FESS, FESS_OWN, FESS_STRANDED, FESS_PULL, FESS_AIM, FESS_AIM_NEAR, FESS_AIM_FAR)
+        searches += (COMPILED, *COMPILED_PULLS)
         aimed = {FESS_AIM: BOTH, FESS_AIM_NEAR: NEAR, FESS_AIM_FAR: FAR}
 
         def member_search(
             name: str, observer: Observer | None = None
-        ) -> FeatureSearch | AimSearch | AimLanes | CompiledPushSearch | None:
+        ) -> FeatureSearch | AimSearch | AimLanes | CompiledPushSearch | CompiledPullSearch | None:
             """A search of the plugin's own for the core's portfolio: ``search:fess``, FESS on
             the nearest-goal guide (``search:fess-own``: each position in its own features'
             cell; ``search:fess-stranded``: stranded goals out of plan), ``search:fess-pull``,
             FESS backwards, or ``search:fess-aim``, FESS forwards aimed at open positions FESS
             backwards found (``search:fess-aim-near``: only those nearest the start,
             ``search:fess-aim-far``: only those farthest from the goals), or
-            ``search:compiled``, weighted A* in compiled code (`compiled_search`); None
+            ``search:compiled``, weighted A* in compiled code (`compiled_search`), or
+            ``search:pull-compiled``, the greedy pull search in compiled code (`compiled_pull`;
+            ``search:pull-nearest-goal-compiled``: on nearest-goal alone); None
             where it cannot run (moves, a level beyond its size, no numba)."""
             if name not in searches:
                 raise InputError(f"unknown search {name!r} for sokoban (known: {', '.join(searches)})")
@@ -185,10 +189,13 @@ class SokobanDomain(Domain[SokobanProblem]):
             try:
                 if name == FESS_PULL:
                     return PullFessSearch(main, name=FESS_PULL, observer=observer)
+                if (name == COMPILED or name in COMPILED_PULLS) and not compiled_available():
+                    return None
                 if name == COMPILED:
-                    if not compiled_available():
-                        return None
                     return CompiledPushSearch(main, weight=MEMBER_WEIGHT, name=COMPILED, observer=observer)
+                if name in COMPILED_PULLS:
+                    lists = COMPILED_PULLS[name]
+                    return CompiledPullSearch(main, lists=lists, name=name, observer=observer, max_states=MEMBER_STATES)
                 guided = variant(NEAREST)
                 assert isinstance(guided, SokobanProblem)
                 if name in aimed:

@@ -24,6 +24,8 @@ def register_engines(register):
 
     from . import engines as e
     from .aim import AIM_SECONDS, AIMS, BOTH, EARLY_POSITIONS, OPEN_POSITIONS, sokoban_fess_aim
+    from .compiled_pull import sokoban_pull_compiled
+    from .compiled_pull import warm_up as warm_up_pull
     from .compiled_search import sokoban_compiled
     from .compiled_search import warm_up as warm_up_compiled
     from .fess import sokoban_fess
@@ -54,7 +56,8 @@ def register_engines(register):
                     str,
                     "comma list of searches: ORDER[:HEURISTIC], backward:pull (or pull-nearest-goal,"
                     " pull-matching, pull-explore, pull-packing), search:fess, search:fess-own, search:fess-stranded,"
-                    " search:fess-pull, search:fess-aim, search:fess-aim-near, search:fess-aim-far or search:compiled"
+                    " search:fess-pull, search:fess-aim, search:fess-aim-near, search:fess-aim-far, search:compiled,"
+                    " search:pull-compiled or search:pull-nearest-goal-compiled"
                     " (@T: joins after T s, <U: stops after U s, *W: a share of W of the time, 1 without)",
                 ),
                 "shares": EngineParam(
@@ -131,6 +134,16 @@ def register_engines(register):
             warm_up=warm_up_compiled,
             optimal_if=lambda params: params.get("weight", 1.0) == 1.0,
             params={"weight": EngineParam("weight", 1.0, float, "weight of the bound (> 1: weighted A*)", minimum=1)},
+        )
+    )
+    register(
+        EngineInfo(
+            "sokoban-pull-compiled",
+            sokoban_pull_compiled,
+            "Sokoban: the greedy pull search (nearest start square and matching in turns) in compiled code"
+            " (numba: searchkit[fast]), from the solved position back to the start",
+            domains=("sokoban",),
+            warm_up=warm_up_pull,
         )
     )
     register(

@@ -48,9 +48,14 @@ its gateway, that takes 80 thousand expansions where oldest-first takes 430 thou
 This module only says what a pull is: `PullProblem` offers ``goal_states``,
 ``predecessors`` (the pulls, as the pushes they undo), ``backward_heuristic`` and
 ``lead_in`` (the pushes to the gateway), and the core's backward search does the rest.
+`compiled_pull` is the same search over arrays in compiled code (numba): the same positions
+expanded in the same order, about eight times as fast (``search:pull-compiled``,
+``search:pull-nearest-goal-compiled``).
 """
 
 from __future__ import annotations
+
+import math
 
 from .board import INF, bits, flood, regions
 from .gateway import aim
@@ -170,8 +175,14 @@ class PullProblem:
 
 
 def _of_boxes(estimate):
-    """``estimate`` over a box list, as a guide of states (INF kept)."""
-    return lambda state: estimate(bits(state[0]))
+    """``estimate`` over a box list, as a guide of states: the board's INF (no start square
+    for some box) as the core's infinity, which drops the state."""
+
+    def guide(state) -> float:
+        value = estimate(bits(state[0]))
+        return value if value < INF else math.inf
+
+    return guide
 
 
 def solved_positions(board) -> list[tuple[tuple[int, int], int]]:

@@ -76,14 +76,60 @@ def lookup(keys, table, query):
 
 
 @njit(cache=True)
-def remember(fkeys, ftable, query, meta):
-    """Add ``query`` to the positions another search reached (room checked by the caller)."""
-    slot = _slot(fkeys, ftable, query, ftable.shape[0] - 1)
-    if ftable[slot] == 0:
-        c = meta[M_FOREIGN]
-        fkeys[c, :] = query
-        ftable[slot] = c + 1
-        meta[M_FOREIGN] = c + 1
+def _fingerprint(key):
+    """A position's 64-bit hash, never 0 (0 marks an empty slot of an asked set)."""
+    f = _hash(key)
+    return f if f else np.uint64(1)
+
+
+@njit(cache=True)
+def _asked(asked, key):
+    """Whether ``key``'s fingerprint is in ``asked`` (an open-addressing set of fingerprints,
+    a power of two long): the positions another search reached, as fingerprints only, so
+    a match may be another position (the portfolio checks the position itself)."""
+    mask = asked.shape[0] - 1
+    f = _fingerprint(key)
+    slot = np.int64(f & np.uint64(mask))
+    while asked[slot]:
+        if asked[slot] == f:
+            return True
+        slot = (slot + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def _add_asked(asked, f, meta):
+    """Put fingerprint ``f`` in ``asked`` (room checked by the caller); ``meta[M_FOREIGN]`` counts them."""
+    mask = asked.shape[0] - 1
+    slot = np.int64(f & np.uint64(mask))
+    while asked[slot]:
+        if asked[slot] == f:
+            return
+        slot = (slot + 1) & mask
+    asked[slot] = f
+    meta[M_FOREIGN] += 1
+
+
+@njit(cache=True)
+def ask(keys, table, queries, asked, meta):
+    """The row of ``queries`` (positions another search reached) that the first is stored
+    here, or -1; the fingerprints of those before it are kept in ``asked``, so that storing
+    one of them later is a meeting (``MET``)."""
+    mask = table.shape[0] - 1
+    for q in range(queries.shape[0]):
+        if table[_slot(keys, table, queries[q], mask)]:
+            return q
+        _add_asked(asked, _fingerprint(queries[q]), meta)
+    return -1
+
+
+@njit(cache=True)
+def reask(old, new, meta):
+    """Move the fingerprints of ``old`` into the larger, empty ``new``."""
+    meta[M_FOREIGN] = 0
+    for f in old:
+        if f:
+            _add_asked(new, f, meta)
 
 
 @njit(cache=True)
@@ -518,6 +564,41 @@ def _child_h(n, boxlist, bi, src, parent_player, dist, comp, cost, base, ints, u
     return h
 
 
+@njit(cache=True)
+def unpack(key, width, occ, boxlist):
+    """Mark the boxes of ``key`` (its first ``width`` words) in the emptied ``occ`` and list
+    their squares in ``boxlist``, lowest first; how many there are."""
+    for x in range(occ.shape[0]):
+        occ[x] = 0
+    n = 0
+    for t in range(width):
+        word = key[t]
+        first = t * 64
+        while word:
+            low = word & (~word + np.uint64(1))
+            b = first + _low_bit(low)
+            occ[b] = 1
+            boxlist[n] = b
+            n += 1
+            word ^= low
+    return n
+
+
+@njit(cache=True)
+def parent_assignment(n, boxlist, dist, comp, player, cost, base, ints, used):
+    """The assignment of the position being expanded, which each child's starts from
+    (`_child_h`): its costs in ``base`` and ``cost``, its potentials and pairs in ``ints``
+    rows 0-2 and their copy in rows 5-7."""
+    _rows(n, boxlist, dist, comp, player, base)
+    _matching(base, n, n, ints, used)
+    for r in range(3):
+        for j in range(n + 1):
+            ints[5 + r, j] = ints[r, j]
+    for r in range(n + 1):
+        for j in range(n + 1):
+            cost[r, j] = base[r, j]
+
+
 def scratch(size: int, nboxes: int) -> tuple:
     """The working arrays `run` reuses from call to call (a board of ``size`` squares)."""
     n = nboxes + 1
@@ -538,8 +619,7 @@ def run(
     gs,
     closed,
     table,
-    fkeys,
-    ftable,
+    asked,
     hf,
     hh,
     hi,
@@ -564,9 +644,8 @@ def run(
     """Expand up to ``budget`` positions (``f = wg * g + wh * h``, ties to the lower h):
     RUNNING, SOLVED (``meta[M_GOAL]`` is the goal's index), EXHAUSTED or FULL (the arrays
     need room: grow them and call again), or MET (``meta[M_MET]``: a position stored that
-    is among the ``meta[M_FOREIGN]`` in ``fkeys``/``ftable``, those another search reached).
+    is among the ``meta[M_FOREIGN]`` fingerprints in ``asked``, those another search reached).
     ``flags``: FREEZE, BIPARTITE, CORRAL, REOPEN."""
-    size = nbr.shape[0]
     seen, seen2, stack, area, uf, group, spare, boxlist, members = (
         buf[0],
         buf[1],
@@ -583,7 +662,6 @@ def run(
     cap = keys.shape[0]
     mask = table.shape[0] - 1
     room_needed = 4 * nboxes + 1
-    fmask = ftable.shape[0] - 1
     done = 0
     while done < budget:
         if meta[M_MET] >= 0:
@@ -599,22 +677,12 @@ def run(
         closed[i] = 1
         done += 1
         meta[M_EXPANDED] += 1
-        for x in range(size):
-            occ[x] = 0
-        n = 0
+        n = unpack(keys[i], width, occ, boxlist)
         allgoal = True
-        for t in range(width):
-            word = keys[i, t]
-            first = t * 64
-            while word:
-                low = word & (~word + np.uint64(1))
-                b = first + _low_bit(low)
-                occ[b] = 1
-                boxlist[n] = b
-                n += 1
-                if not goal[b]:
-                    allgoal = False
-                word ^= low
+        for bi in range(n):
+            if not goal[boxlist[bi]]:
+                allgoal = False
+                break
         if allgoal:
             meta[M_GOAL] = i
             return SOLVED
@@ -627,16 +695,8 @@ def run(
             best = _pi_corral(occ, seen2, stamp, nbr, floor, dead, goal, boxlist, n, area, uf, group, spare)
             if best == -2:
                 continue  # a corral no push can open
-        # the parent's assignment, which each child's starts from
         cost, base = costs[0], costs[1]
-        _rows(n, boxlist, dist, comp, player, base)
-        _matching(base, n, n, ints, used)
-        for r in range(3):
-            for j in range(n + 1):
-                ints[5 + r, j] = ints[r, j]
-        for r in range(n + 1):
-            for j in range(n + 1):
-                cost[r, j] = base[r, j]
+        parent_assignment(n, boxlist, dist, comp, player, cost, base, ints, used)
         g = gs[i] + 1
         for bi in range(n):
             src = boxlist[bi]
@@ -671,7 +731,7 @@ def run(
                             j = c
                             table[slot] = c + 1
                             meta[M_STATES] = c + 1
-                            if meta[M_FOREIGN] and meta[M_MET] < 0 and ftable[_slot(fkeys, ftable, keys[c], fmask)]:
+                            if meta[M_FOREIGN] and meta[M_MET] < 0 and _asked(asked, keys[c]):
                                 meta[M_MET] = c  # reached by another search too: answered at this expansion's end
                         if j >= 0:
                             if closed[j]:

@@ -52,7 +52,8 @@ answer (``answered_by`` names both).  A greedy search forwards and one backwards
 each cross the whole space then, only meet.  It needs members whose problems share their
 states (the problem's own and its variants; a ``search:NAME`` member takes part when it
 has `Steppable`'s ``fresh``, ``knows`` and ``path_to``, forwards unless it says
-``backward = True``).
+``backward = True``; ``knows_any(states)``, the index of the first one reached or -1, is
+asked instead of ``knows`` when a search has it).
 """
 
 from __future__ import annotations
@@ -517,8 +518,19 @@ def _meeting(m: Member, crew: list[Member]) -> tuple[Member, Member, Any] | None
     m.search.fresh = []
     others = [x for x in crew if x.backward != m.backward and x.can_meet()]
     for x in others:
-        knows = x.search.knows
-        for state in fresh:
-            if knows(state):
-                return (x, m, state) if m.backward else (m, x, state)
+        state = first_known(x.search, fresh)
+        if state is not None:
+            return (x, m, state) if m.backward else (m, x, state)
     return None
+
+
+def first_known(search: Any, states: list[Any]) -> Any:
+    """The first of ``states`` that ``search`` has reached, or None: by its ``knows_any``
+    (the index of the first, or -1) when it has one - a search in compiled code answers a
+    list in one call, where a call per state costs more than its lookup - else by ``knows``."""
+    many = getattr(search, "knows_any", None)
+    if many is not None:
+        i = many(states)
+        return states[i] if i >= 0 else None
+    knows = search.knows
+    return next((state for state in states if knows(state)), None)
