@@ -37,14 +37,8 @@ class CompiledPullSearch(CompiledSearch):
     the start (or the gateway, behind the pushes that reach it)."""
 
     backward = True
-    ROWS = (
-        ("parent", "int32", 0),
-        ("move", "int32", 0),
-        ("closed", "uint8", 0),
-        ("hf", "int64", 2),  # one heap per open list: nearest, matching
-        ("hh", "int32", 2),
-        ("hi", "int32", 2),
-    )
+    # one heap per open list (nearest, matching): two rows each
+    ROWS = (*CompiledSearch.ROWS, ("hf", "int64", 2), ("hh", "int32", 2), ("hi", "int32", 2))
 
     def __init__(
         self,

@@ -59,7 +59,8 @@ class CompiledSearch:
     call (`_call`)."""
 
     backward = False
-    ROWS: tuple[tuple[str, str, int], ...] = ()
+    # a position's parent and move (the path back), whether it is expanded; a subclass adds its own
+    ROWS: tuple[tuple[str, str, int], ...] = (("parent", "int32", 0), ("move", "int32", 0), ("closed", "uint8", 0))
     # the per-position arrays every kernel has (`_arrays` makes them from ``ROWS``)
     parent: Any
     move: Any
@@ -228,15 +229,7 @@ class CompiledPushSearch(CompiledSearch):
     """Best-first search over single pushes in compiled code (`push_kernel`)."""
 
     gs: Any  # the cost of each position's path
-    ROWS = (
-        ("parent", "int32", 0),
-        ("move", "int32", 0),
-        ("gs", "int32", 0),
-        ("closed", "uint8", 0),
-        ("hf", "int64", 0),
-        ("hh", "int32", 0),
-        ("hi", "int32", 0),
-    )
+    ROWS = (*CompiledSearch.ROWS, ("gs", "int32", 0), ("hf", "int64", 0), ("hh", "int32", 0), ("hi", "int32", 0))
 
     def __init__(
         self,
