@@ -150,7 +150,7 @@ def _pull_tables(board: Any, rows: list, nstarts: int, np: Any) -> tuple:
             finite = [int(d) if d != INF else BIG for d in row]
             dist[4 * x : 4 * x + 4] = finite
             near[x] = min(finite)
-    return nbr, near, dist, np.zeros((size, size), np.int8)
+    return nbr, near, dist, np.broadcast_to(np.zeros(1, np.int8), (size, size))  # all zeros in one byte
 
 
 def without_numba(members: str) -> str:
