@@ -36,7 +36,7 @@ with twice the others' share, 74), Sasquatch II 27 of 50 (it answers 11; nearest
 lane, side by side with two in one run (a slower hour: two lanes 71 and 25): XSokoban 74,
 Sasquatch II 28 (13, 19 and 20 new, none lost).
 Both pull searches are the compiled copies of the Python ones (`compiled_pull`: the same
-positions in the same order, about eight times as fast; where numba is missing the Python
+positions in the same order, six to seven times as fast; where numba is missing the Python
 ones run in their place, `without_numba`): side by side at 60 s per level, Sasquatch II 34
 of 50 against 33 (44 new, answered at 19.1 s by ``fess-own`` meeting the pull search, which
 alone takes 1.7 s for what the Python one takes 11.7; 42 at the edge in both), XSokoban 81

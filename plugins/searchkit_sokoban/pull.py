@@ -49,7 +49,7 @@ This module only says what a pull is: `PullProblem` offers ``goal_states``,
 ``predecessors`` (the pulls, as the pushes they undo), ``backward_heuristic`` and
 ``lead_in`` (the pushes to the gateway), and the core's backward search does the rest.
 `compiled_pull` is the same search over arrays in compiled code (numba): the same positions
-expanded in the same order, about eight times as fast (``search:pull-compiled``,
+expanded in the same order, six to seven times as fast (``search:pull-compiled``,
 ``search:pull-nearest-goal-compiled``).
 """
 
