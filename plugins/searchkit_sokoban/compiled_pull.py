@@ -85,36 +85,14 @@ class CompiledPullSearch(CompiledSearch):
 
     def _call(self, chunk: int) -> int:
         occ, buf, costs, ints, used = self.work
-        code = int(
-            self.kernel.run(
-                self.keys,
-                self.parent,
-                self.move,
-                self.closed,
-                self.table,
-                self.asked,
-                self.hf,
-                self.hh,
-                self.hi,
-                self.meta,
-                self.nbr,
-                self.near,
-                self.dist,
-                self.comp,
-                self.target,
-                self.nboxes,
-                self.lists,
-                chunk,
-                occ,
-                buf,
-                costs,
-                ints,
-                used,
-            )  # fmt: skip
-        )
+        code = self.kernel.run(
+            self.keys, self.parent, self.move, self.closed, self.table, self.asked, self.hf, self.hh, self.hi,
+            self.meta, self.nbr, self.near, self.dist, self.comp, self.target, self.nboxes, self.lists, chunk, occ,
+            buf, costs, ints, used,
+        )  # fmt: skip
         if code == self.kernel.SOLVED:
             self.goal = int(self.meta[self.kernel.M_GOAL])
-        return code
+        return int(code)
 
     def path_to(self, state: State) -> tuple[list, list, int]:
         """From a solved position back to ``state`` (reached): the pushes that undo the pulls,

@@ -265,37 +265,12 @@ class CompiledPushSearch(CompiledSearch):
 
     def _call(self, chunk: int) -> int:
         occ, buf, costs, ints, used = self.work
-        return int(
-            self.kernel.run(
-                self.keys,
-                self.parent,
-                self.move,
-                self.gs,
-                self.closed,
-                self.table,
-                self.asked,
-                self.hf,
-                self.hh,
-                self.hi,
-                self.meta,
-                self.nbr,
-                self.floor,
-                self.dead,
-                self.goal,
-                self.dist,
-                self.comp,
-                self.nboxes,
-                self.wg,
-                self.wh,
-                self.flags,
-                chunk,
-                occ,
-                buf,
-                costs,
-                ints,
-                used,
-            )  # fmt: skip
-        )
+        code = self.kernel.run(
+            self.keys, self.parent, self.move, self.gs, self.closed, self.table, self.asked, self.hf, self.hh,
+            self.hi, self.meta, self.nbr, self.floor, self.dead, self.goal, self.dist, self.comp, self.nboxes,
+            self.wg, self.wh, self.flags, chunk, occ, buf, costs, ints, used,
+        )  # fmt: skip
+        return int(code)
 
     def path(self) -> tuple[list, list, int]:
         """The pushes from the start to the goal found, with the position after each."""
