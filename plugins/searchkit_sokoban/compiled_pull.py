@@ -4,7 +4,8 @@
 start square and matching in turns, aimed at the gateway past a cramped start) at native
 speed, as a backward member of the portfolio: it meets the forward members where they
 reach one position.  ``sokoban-pull-compiled`` runs it alone.  It needs numba; where
-numba is missing the member is left out of the portfolio.
+numba is missing, ``sokoban-portfolio`` runs the Python search in its place
+(`without_numba`) and the core's ``portfolio`` leaves the member out.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from searchkit.engines.backward import forwards
 from searchkit.result import NO_SOLUTION, SOLVED
 
 from .answers import positions_along
-from .board import INF, bits
+from .board import bits
 from .compiled_search import MAX_STATES, CompiledSearch, State, compiled_available, neighbours
 from .compiled_search import warm_up as warm_up_search
 from .gateway import GATEWAY_BUDGET, aim
-from .heuristics import MATCHING, NEAREST, RowCosts, rows_to
+from .heuristics import rows_to
 from .problem import Push, SokobanProblem
 from .pull import PULL, PULL_NEAREST, solved_positions
 
@@ -64,13 +65,17 @@ class CompiledPullSearch(CompiledSearch):
         self.target = self._encode_all([self.start])[0]
         self.goal: int | None = None
         # the roots: the solved boxes with the player in each part of the free floor, each on
-        # both estimates as every position (one value: their boxes are the goals)
-        goals = bits(board.goals)
-        estimates = (RowCosts(rows, len(goals), NEAREST).cost(goals), RowCosts(rows, len(goals), MATCHING).cost(goals))
+        # both estimates as every position (one value: their boxes are the goals), the
+        # matching by the kernel's own assignment
+        goals = np.array(bits(board.goals), np.int64)
+        _occ, buf, (cost, base), ints, used = self.work
+        buf[7, : len(goals)] = goals  # the kernel's box list
+        matching = kernel.parent_assignment(len(goals), buf[7], self.dist, self.comp, 0, cost, base, ints, used)
+        estimates = (int(self.near[goals].sum()), int(matching))
         roots = [] if board.impossible else [root for root, _region in solved_positions(board)]
         if self.start in roots:
             self.status, self.goal = SOLVED, roots.index(self.start)
-        elif estimates[1] >= INF:
+        elif matching >= kernel.BIG:
             roots = []  # the boxes cannot each be pulled to a start square of their own
         for i, root in enumerate(roots):
             self._store(i, root)
@@ -119,16 +124,13 @@ def _pull_tables(board: Any, rows: list, nstarts: int, np: Any) -> tuple:
     side, the four sides alike; the side table all zeros)."""
     from .push_kernel import BIG
 
-    nbr = neighbours(board, np)
     size = board.size
     dist = np.full((size * 4, nstarts), BIG, np.int64)
-    near = np.full(size, BIG, np.int64)
     for x, row in enumerate(rows):
         if row:
-            finite = [int(d) if d != INF else BIG for d in row]
-            dist[4 * x : 4 * x + 4] = finite
-            near[x] = min(finite)
-    return nbr, near, dist, np.broadcast_to(np.zeros(1, np.int8), (size, size))  # all zeros in one byte
+            dist[4 * x : 4 * x + 4] = np.minimum(row, BIG)  # the board's INF as the kernel's BIG
+    near = dist[::4].min(axis=1)
+    return neighbours(board, np), near, dist, np.broadcast_to(np.zeros(1, np.int8), (size, size))  # zeros in a byte
 
 
 def without_numba(members: str) -> str:

@@ -52,7 +52,7 @@ from .push_kernel import (
 )
 
 # what `compiled_search` calls and reads of a kernel: its functions, return codes and meta slots
-__all__ = ["ask", "heap_push", "lookup", "reask", "rehash", "run", "scratch"]
+__all__ = ["ask", "heap_push", "lookup", "parent_assignment", "reask", "rehash", "run", "scratch"]
 __all__ += ["EXHAUSTED", "FULL", "MET", "RUNNING", "SOLVED", "META"]
 __all__ += ["M_DUPLICATES", "M_EXPANDED", "M_FOREIGN", "M_GENERATED", "M_GOAL", "M_HEAP", "M_MET", "M_REOPENED"]
 __all__ += ["M_STATES"]
@@ -114,9 +114,7 @@ def run(
         if meta[M_MET] >= 0:
             return MET
         room = meta[M_STATES] + room_needed
-        if room >= cap or 2 * room >= table.shape[0] or meta[M_HEAP] + room_needed >= hf.shape[1]:
-            return FULL
-        if meta[M_HEAP2] + room_needed >= hf.shape[1]:
+        if room >= cap or 2 * room >= table.shape[0] or max(meta[M_HEAP], meta[M_HEAP2]) + room_needed >= hf.shape[1]:
             return FULL
         turn = meta[M_TURN]
         meta[M_TURN] = (turn + 1) % lists

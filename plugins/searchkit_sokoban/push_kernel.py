@@ -588,15 +588,16 @@ def unpack(key, width, occ, boxlist):
 def parent_assignment(n, boxlist, dist, comp, player, cost, base, ints, used):
     """The assignment of the position being expanded, which each child's starts from
     (`_child_h`): its costs in ``base`` and ``cost``, its potentials and pairs in ``ints``
-    rows 0-2 and their copy in rows 5-7."""
+    rows 0-2 and their copy in rows 5-7; its cost (BIG or more: none)."""
     _rows(n, boxlist, dist, comp, player, base)
-    _matching(base, n, n, ints, used)
+    total = _matching(base, n, n, ints, used)
     for r in range(3):
         for j in range(n + 1):
             ints[5 + r, j] = ints[r, j]
     for r in range(n + 1):
         for j in range(n + 1):
             cost[r, j] = base[r, j]
+    return total
 
 
 def scratch(size: int, nboxes: int) -> tuple:
