@@ -590,6 +590,29 @@ def engines_command(json_output: Annotated[bool, typer.Option("--json", help="pr
             typer.echo(f"{'':<{width}}    {flag}: {spec.describe()}" + (f" {spec.help}" if spec.help else ""))
 
 
+@app.command("warm-up")
+def warm_up_command(
+    names: Annotated[
+        Optional[list[str]], typer.Argument(help="engines (default: every engine)", show_default=False)
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Compile and load the engines' compiled code now (numba caches it on disk), so a first
+    solve after installing does not spend its time limit on it."""
+    from .plugins import engines
+    from .warmup import run_warm_ups, warm_ups
+
+    groups = warm_ups(engines().values(), names)
+    done = run_warm_ups(groups, lambda served: typer.echo(f"warming up {', '.join(served)} ...", err=True))
+    if json_output:
+        typer.echo(json.dumps(done))
+        return
+    for row in done:
+        typer.echo(f"{row['seconds']:7.1f} s  {', '.join(row['engines'])}")
+    count = f"{len(done)} set-up" + ("" if len(done) == 1 else "s")
+    typer.echo(f"ready: {count} in {sum(row['seconds'] for row in done):.1f} s")
+
+
 def _register_domain_commands() -> None:
     from .plugins import _call_each, domains, get_plugin_manager, report_broken
 

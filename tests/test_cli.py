@@ -85,6 +85,7 @@ def test_no_solution_exits_3():
         (["solve", "nosuchdomain"], "nosuchdomain"),
         (["solve", "npuzzle", "--param", "weight"], "KEY=VALUE"),
         (["solve", "npuzzle", "--engine", "astar", "-P", "guides=x"], "takes no parameter guides"),
+        (["warm-up", "nope"], "unknown engine 'nope'"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args, needle):
