@@ -394,6 +394,9 @@ def table() -> dict[tuple[str, str], object]:
             o: "tests/test_serve.py::test_serve_command_binds_loopback_and_says_so"
             for o in ("--host", "--port", "--open")
         },
+        "warm-up": {
+            o: "tests/test_warmup.py::test_the_command_runs_the_named_engines_set_ups" for o in ("names", "--json")
+        },
         "serve-loadtest": {
             o: "tests/test_serve_load.py"
             for o in ("--clients", "--duration", "--url", "--think-ms", "--p95-target", "--seed", "--json")
