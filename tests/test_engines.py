@@ -782,6 +782,57 @@ def test_a_portfolio_short_of_memory_retires_the_member_storing_the_most_for_its
     assert not notes and sum(log.values()) == 3000 and min(log.values()) > 200
 
 
+class _Said(_Hoarder):
+    """A hoarder that says what its states take (``memory_bytes``), as a compiled search does."""
+
+    each = 128
+
+    @property
+    def memory_bytes(self):
+        return self.stored * self.each
+
+
+def test_a_portfolio_short_of_memory_weighs_members_by_the_memory_they_hold(monkeypatch):
+    """A member storing many cheap states (it says their bytes) is not the first to leave when
+    another's fewer states hold more memory: those are weighed at the bytes a state the
+    process's memory gives the members that do not say (XSokoban 28 once passed the limit
+    at 188 s of 600: the compiled pull search, 1.7 million states of about 120 bytes, was
+    retired first, and its states counted as room for as many of FESS's)."""
+    import weakref
+
+    from searchkit import Observer
+
+    alive: weakref.WeakSet = weakref.WeakSet()
+    log: dict[str, int] = {}
+    rates = {"cheap": 8, "dear": 2, "tiny": 1}
+    dear_each = 4096  # bytes a state of the members that do not say
+
+    class Hoarders:
+        def member_search(self, name, observer=None):
+            search = (_Said if name == "cheap" else _Hoarder)(name, rates[name], log)
+            alive.add(search)
+            return search
+
+    def rss():
+        return sum(s.memory_bytes if isinstance(s, _Said) else s.stored * dear_each for s in alive)
+
+    monkeypatch.setattr(importlib.import_module("searchkit.limits"), "current_rss_bytes", rss)
+    notes = []
+
+    class Notes(Observer):
+        def note(self, text):
+            notes.append(text.split()[2])
+
+    members = "search:cheap,search:dear,search:tiny"
+    result = solve(Hoarders(), "portfolio", members=members, solo=0, limits=Limits(max_rss_mb=16), observer=Notes())
+    assert result.status == LIMIT and result.stats.limit_reason == "memory"
+    # cheap stores the most states (8 a step) but holds the least: 1,024 bytes a step
+    # against dear's 8,192 and tiny's 4,096; it is the one left searching
+    assert notes == ["search:dear", "search:tiny"]
+    listed = {m["member"]: m for m in result.stats.members}
+    assert not listed["search:cheap"]["retired"] and listed["search:cheap"]["stored"] > listed["search:dear"]["stored"]
+
+
 class _Slow:
     """A member search whose every expansion takes ``pace`` seconds; ``budgets`` keeps what
     each turn allowed."""

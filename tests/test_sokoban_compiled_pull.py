@@ -85,8 +85,13 @@ def test_a_stored_position_is_known_and_its_pulls_lead_there_from_a_solved_posit
 def test_a_capped_search_stops_at_its_states():
     problem = SokobanProblem(Board(load_level("sasquatch:44")), None)
     search = CompiledPullSearch(problem, max_states=20_000)
+    before = search.memory_bytes
     search.step()
     assert search.status == LIMIT and search.run.reason == "memory" and search.stored <= 40_000
+    # what it says it holds (a portfolio's memory limit weighs members by it): its arrays,
+    # grown with its positions, at least a position's row for each stored
+    per_row = search.keys.itemsize * search.keys.shape[1]
+    assert search.memory_bytes > before and search.memory_bytes >= search.stored * per_row
 
 
 @pytest.mark.parametrize("name", COMPILED_PULLS)

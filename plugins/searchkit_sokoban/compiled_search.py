@@ -98,6 +98,12 @@ class CompiledSearch:
         for name, dtype, ahead in self.ROWS:
             setattr(self, name, np.zeros((ahead, cap) if ahead else cap, dtype))
 
+    @property
+    def memory_bytes(self) -> int:
+        """The bytes its arrays hold, which retiring it frees (a portfolio's memory limit)."""
+        arrays = [self.keys, self.table, self.asked, *(getattr(self, name) for name, _dtype, _ahead in self.ROWS)]
+        return sum(int(a.nbytes) for a in arrays)
+
     def _store(self, i: int, state: State) -> None:
         """Position ``i`` of the arrays is ``state`` (before the kernel runs)."""
         boxes, player = state

@@ -26,12 +26,18 @@ see `alternation`):
 
 Under a memory limit (``Limits.max_rss_mb``) the portfolio does not stop when memory runs
 short while several members search: at `RETIRE_AT` of the limit it *retires* the member
-that stores the most states for its share (its counts stay in the statistics, its states
+that holds the most memory for its share (its counts stay in the statistics, its states
 are freed; a large share says the member is worth its room) and
-the others go on in the room it leaves; the next is retired only once the rest store as
-many states as there were then and memory is still short.  Long runs of hard instances
+the others go on in the room it leaves; the next is retired only once the rest hold as
+much as all did then and memory is still short.  Long runs of hard instances
 thus end by the clock or with one member left, not with every member stopped at once by
-the one that fills memory fastest.
+the one that fills memory fastest.  A member's memory is what its search says it holds
+(``memory_bytes``, optional: a compiled search's arrays), or else its stored states at the
+bytes a state the process's memory gives the members that do not say (measured at the
+first retirement: freed memory is reused, not returned, so later readings would count it
+again).  States alone misled: a compiled search's take about 120 bytes, a Python search's
+several hundred, so the room a retired compiled search left was counted as room for as
+many Python states, and XSokoban 28 passed the limit at 188 s of a 600 s run.
 
 A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare heuristic
 name means greedy on it), ``backward[:VARIANT]`` (greedy from the goal states over
@@ -63,6 +69,7 @@ from collections.abc import Callable, Mapping
 from time import perf_counter, process_time
 from typing import Any, Protocol
 
+from .. import limits as limits_module
 from ..errors import InputError
 from ..limits import Limits
 from ..observer import Observer
@@ -137,6 +144,9 @@ class Steppable(Protocol):
     # for ``lead`` (optional, looked up by `Member.progress`): ``progress_fraction()``, how far
     # it has come, 0 to 1 (None: no measure)
 
+    # for the memory limit (optional, looked up by `Retirement`): ``memory_bytes``, the bytes
+    # its states take (None or missing: estimated from the process's memory)
+
 
 class Member:
     """One search of a portfolio, with the time it has used."""
@@ -198,36 +208,48 @@ class Member:
 
 
 class Retirement:
-    """Memory pressure under a memory limit: the member storing the most states for its share
+    """Memory pressure under a memory limit: the member holding the most memory for its share
     leaves (its counts kept, its states freed) while another still searches."""
 
     def __init__(self, limits: Limits | None):
         cap = None if limits is None else limits.max_rss_mb
         self.at = None if cap is None else cap * RETIRE_AT * 1024 * 1024  # bytes
-        self.until = 0  # the states stored when the last member left: none leaves below
+        self.base = 0 if cap is None else limits_module.current_rss_bytes()  # the process before the members' states
+        self.rate: float | None = None  # bytes a state of a member that does not say, once measured
+        self.until = 0.0  # the members' bytes when the last one left: none leaves below
         self.counts = dict.fromkeys(COUNTS, 0)  # the retired members' counts
         self.summaries: dict[int, dict[str, Any]] = {}  # theirs for ``stats.members``, by when they joined
         self.sweep = False  # a member left since the last check: collect its cycles
 
-    def relieve(self, crew: list[Member], live: list[Member], stored: int, rss: int, observer: Observer | None) -> None:
+    def relieve(self, crew: list[Member], live: list[Member], rss: int, observer: Observer | None) -> None:
         """At a limit check (``rss``: the memory it read), retire the member of the crew
-        storing the most states for its share, the last one searching excepted, if memory
+        holding the most memory for its share, the last one searching excepted, if memory
         is short (the observer hears which first)."""
         if self.sweep:  # by now nothing refers to the last one retired
             gc.collect()
             self.sweep = False
-        if self.at is None or stored < self.until or rss < self.at:
+        if self.at is None or rss < self.at:
+            return
+        said = [getattr(x.search, "memory_bytes", None) for x in crew]
+        if self.rate is None:  # the first time memory is short: what the others' states take
+            unsaid = sum(int(x.search.stored) for x, b in zip(crew, said) if b is None)
+            rest = rss - self.base - sum(b for b in said if b is not None)
+            self.rate = max(rest, 0) / unsaid if unsaid else 0.0
+        held = [float(b) if b is not None else x.search.stored * self.rate for x, b in zip(crew, said)]
+        total = sum(held)
+        if total < self.until:
             return
         keep = live[0] if len(live) == 1 else None
-        old = max((x for x in crew if x is not keep), key=lambda x: x.search.stored / x.share, default=None)
-        if old is None:
+        candidates = [(h / x.share, i) for i, (x, h) in enumerate(zip(crew, held)) if x is not keep]
+        if not candidates:
             return
+        old = crew[max(candidates, key=lambda c: c[0])[1]]  # the first of equals
         if observer is not None:
             observer.note(f"memory short: {old.label} retired ({old.search.stored:,} states)")
         for name in COUNTS:
             self.counts[name] += getattr(old.search, name)
         self.summaries[old.order] = old.summary(retired=True)
-        self.until = stored
+        self.until = total
         crew.remove(old)
         if old in live:
             live.remove(old)
@@ -469,7 +491,7 @@ def portfolio(
             if run.limit_reached(expanded, generated, stored):
                 status = LIMIT
                 break
-            retirement.relieve(crew, live, stored, run.guard.rss, observer)
+            retirement.relieve(crew, live, run.guard.rss, observer)
         ahead = leader(live) if lead > 1 else None
         m = min(live, key=lambda x: x.spent / (x.share * (lead if x is ahead else 1.0)))  # most behind its share
         if m.take_turn(m.turn(min(BATCH, run.next_check - expanded))) >= TURN_SECONDS:  # never past the next check
