@@ -2,8 +2,9 @@
 
 Why: numba compiles a kernel the first time it runs anywhere and caches it on disk, so the
 first solve after installing spends part of its time limit compiling (the Sokoban kernels:
-about 11 s on the project's machine, under a second from the cache after; a first
-``searchkit solve sokoban microban:153`` took 20 s where later ones take 2).
+9-11 s on the project's machine, half a second from the cache after; on a fresh install
+``searchkit solve sokoban microban:153 --no-improve`` searched 9.9 s, the compiled pull
+search's share gone on compiling, where after a warm-up it searches 1.2 s).
 ``searchkit warm-up`` pays that once, up front, as the benchmark runner does in its parent
 process before timing anything.
 """
