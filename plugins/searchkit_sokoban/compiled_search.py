@@ -195,7 +195,7 @@ class CompiledSearch:
         position this search stores later whose fingerprint was asked is listed in
         ``fresh`` for the portfolio to check and join the two paths (the millions this
         search stores are never listed themselves)."""
-        np, kernel = self.np, self.kernel
+        kernel = self.kernel
         if not states:
             return -1
         need = 2 * (int(self.meta[kernel.M_FOREIGN]) + len(states))
@@ -203,10 +203,14 @@ class CompiledSearch:
             size = self.asked.shape[0]
             while need >= size:
                 size *= 2
-            bigger = np.zeros(size, np.uint64)
-            kernel.reask(self.asked, bigger, self.meta)
-            self.asked = bigger
+            self._grow_asked(size)
         return int(kernel.ask(self.keys, self.table, self._encode_all(states), self.asked, self.meta))
+
+    def _grow_asked(self, size: int) -> None:
+        """The fingerprints asked moved to a table of ``size`` slots."""
+        bigger = self.np.zeros(size, self.np.uint64)
+        self.kernel.reask(self.asked, bigger, self.meta)
+        self.asked = bigger
 
     def _encode_all(self, states: list[State]):
         """``states`` as the kernel keys them, one row each."""
@@ -357,4 +361,4 @@ def warm_up(kind: Callable[[SokobanProblem], CompiledSearch] | None = None) -> N
         search = (kind or CompiledPushSearch)(problem)
         search.step()
         search.knows_any([problem.initial_state()])
-        search.kernel.reask(search.asked, search.np.zeros(2 * len(search.asked), search.np.uint64), search.meta)
+        search._grow_asked(2 * len(search.asked))
