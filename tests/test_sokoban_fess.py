@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import heapq
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from searchkit_sokoban import fess, hotspots
 from searchkit_sokoban.advisors import Explorer, Opener
 from searchkit_sokoban.board import Board
@@ -291,7 +295,7 @@ def test_a_position_waits_in_its_parents_label_cell_or_its_own(own_cells):
     waiting = [(cell, entry) for cell, queue in search.opened.cells.items() for entry in queue]
     assert len(waiting) > 100
     inherited = 0
-    for cell, (_weight, score, _seq, _state, label) in waiting:
+    for cell, ((_weight, score), _state, label) in waiting:
         assert cell == fess.cell_of(label)
         inherited += label != score
     assert (inherited == 0) == own_cells
@@ -305,3 +309,25 @@ def test_fess_own_is_a_portfolio_member_that_solves_what_fess_does_not():
     assert result.solved and result.stats.answered_by == "search:fess-own"
     capped = fess.FessSearch(problem("xsokoban:23"), limits=Limits(max_expanded=3000))
     assert capped.step() and capped.status == "limit"  # the default filing: not within twice that
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.booleans()), max_size=60), st.data())
+def test_a_cells_queue_pops_as_one_heap_of_weight_score_and_newest_first(pushes, data):
+    """`CellQueue` keeps a line per ``(weight, score)``: pushes and pops in any interleaving
+    come out in the order of the one heap of ``(weight, score, -sequence)`` entries it
+    replaced (the least weight, then the best score, then the newest)."""
+    queue, heap = fess.CellQueue(), []
+    for seq, (weight, h, pop_first) in enumerate(pushes):
+        if pop_first and heap:
+            assert bool(queue)
+            key, state, label = queue.pop()
+            weight_, score_, _neg, state_ = heapq.heappop(heap)
+            assert (key, state, label) == ((weight_, score_), state_, score_)
+        score = Score(h % 2, 0, 0, 0, 0, float(h))
+        queue.push((weight, score), (seq, 0), score)
+        heapq.heappush(heap, (weight, score, -seq, (seq, 0)))
+    assert sorted(state for _key, state, _label in queue) == sorted(entry[3] for entry in heap)
+    while heap:
+        weight_, score_, _neg, state_ = heapq.heappop(heap)
+        assert queue.pop() == ((weight_, score_), state_, score_)
+    assert not queue and not queue.lines

@@ -37,6 +37,7 @@ bipartite test when the heuristic is matching).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from heapq import heappop, heappush
 from time import process_time
 from typing import Any
@@ -106,6 +107,9 @@ class MacroMoves:
         # or at once when another search has loaded it
         self.calls = 0
         self.walk: CompiledWalk | None = None
+        # one int object per square for the children's players: an int above 256 is a new
+        # object each time it is computed, 28 bytes a stored position on a large board
+        self.squares = list(range(problem.board.size))
 
     def region(self, boxes: int, player: int) -> int:
         b = self.board
@@ -172,7 +176,7 @@ class MacroMoves:
                         seen.add(key)
                         macro = (*path, Push(dst, k ^ 1, w) if pull else Push(pos, k, w))
                         nxt.append((dst, cregion, macro))
-                        out.append((macro, (nboxes, key[1]), cregion))
+                        out.append((macro, (nboxes, self.squares[key[1]]), cregion))
                 frontier = nxt
         return out
 
@@ -190,7 +194,7 @@ class MacroMoves:
     def _walked(self, boxes: int, reach: int, movable: int, walk: CompiledWalk) -> list[tuple[Macro, State, int]]:
         """`moves` from the compiled walk's nodes, each pruned here as `moves` prunes (a node
         reached through one pruned is dead too, and left out)."""
-        w, dead_push, pull = self.board.width, self.dead_push, self.near is not None
+        w, dead_push, pull, squares = self.board.width, self.dead_push, self.near is not None, self.squares
         srcs = bits(movable)
         rows, regions, step = walk.nodes(boxes, reach, srcs)
         kept: list[Macro | None] = []
@@ -206,7 +210,7 @@ class MacroMoves:
                 elif not dead_push(dst, pos, k, nboxes):
                     macro = (*path, Push(pos, k, w))
                 if macro is not None:
-                    out.append((macro, (nboxes, low), int.from_bytes(regions[at : at + step], "little")))
+                    out.append((macro, (nboxes, squares[low]), int.from_bytes(regions[at : at + step], "little")))
             kept.append(macro)
             at += step
         return out
@@ -287,7 +291,7 @@ class Open:
     parent's *label*), not in its own: a move that makes things worse for a while (a box
     pushed aside, a region cut off) does not drop the line back among the cells behind
     (with ``own_cells`` the search passes the position's own score as its label).  In
-    a cell the least weight goes first, then the best `Score`, then the newest.
+    a cell the least weight goes first, then the best `Score`, then the newest (`CellQueue`).
     Turns alternate: the cell of the best label reached so far, then the next cell of the
     cycle; a cell met for the first time is the cycle's next.  Once `PATIENCE` expansions
     pass without a better label, the best cell is a line gone wrong that no detector proves
@@ -296,14 +300,13 @@ class Open:
     not 20.5, 11.5 and 13.3 (with no extra turns at all, 22 took 28.6 s, not 0.4)."""
 
     def __init__(self) -> None:
-        self.cells: dict[tuple, list[tuple[int, Score, int, State, Score]]] = {}
+        self.cells: dict[tuple, CellQueue] = {}
         self.cycle: list[tuple] = []
         self.turn = 0
         self.size = 0
         self.best: Score | None = None  # the best label of an expanded position
         self.pops = 0
         self.best_at = 0  # pops when it was reached
-        self._seq = 0
 
     def add(self, label: Score, weight: int, score: Score, state: State) -> None:
         """``state`` waits with its parent's ``label`` (a score: its cell is its features but
@@ -311,11 +314,10 @@ class Open:
         cell = cell_of(label)
         queue = self.cells.get(cell)
         if queue is None:
-            queue = self.cells[cell] = []
+            queue = self.cells[cell] = CellQueue()
             self.turn = len(self.cycle)
             self.cycle.append(cell)
-        self._seq -= 1
-        heappush(queue, (weight, score, self._seq, state, label))
+        queue.push((weight, score), state, label)
         self.size += 1
 
     def expanded(self, label: Score) -> None:
@@ -346,10 +348,52 @@ class Open:
             return self._take(queue)
         return None
 
-    def _take(self, queue: list) -> tuple[State, int, Score, Score]:
-        weight, score, _seq, state, label = heappop(queue)
+    def _take(self, queue: CellQueue) -> tuple[State, int, Score, Score]:
+        (weight, score), state, label = queue.pop()
         self.size -= 1
         return state, weight, score, label
+
+
+class CellQueue:
+    """One cell's waiting positions: the least ``(weight, score)`` first, the newest first
+    among equals.  Why not one heap of ``(weight, score, seq, state, label)`` entries: a
+    search's stored positions mostly wait, and an entry of its own (a tuple, a `Score`, its
+    float and a sequence number) cost about 220 bytes a position, when a cell's positions
+    share a few hundred scores.  Here a position costs two list slots in the line of its
+    ``(weight, score)``, which waits once in the heap: a stack, so the newest goes first."""
+
+    __slots__ = ("keys", "lines")
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, Score]] = []  # a heap of the lines' keys
+        self.lines: dict[tuple[int, Score], list] = {}  # per key, its positions and labels in turn
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+    def __iter__(self) -> Iterator[tuple[tuple[int, Score], State, Score]]:
+        """``(key, state, label)`` of every waiting position, in no set order."""
+        for key, line in self.lines.items():
+            for i in range(0, len(line), 2):
+                yield key, line[i], line[i + 1]
+
+    def push(self, key: tuple[int, Score], state: State, label: Score) -> None:
+        line = self.lines.get(key)
+        if line is None:
+            line = self.lines[key] = []
+            heappush(self.keys, key)
+        line.append(state)
+        line.append(label)
+
+    def pop(self) -> tuple[tuple[int, Score], State, Score]:
+        key = self.keys[0]
+        line = self.lines[key]
+        label = line.pop()
+        state = line.pop()
+        if not line:
+            heappop(self.keys)
+            del self.lines[key]
+        return key, state, label
 
 
 def cell_of(label: Score) -> tuple:
