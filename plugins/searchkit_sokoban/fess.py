@@ -107,9 +107,6 @@ class MacroMoves:
         # or at once when another search has loaded it
         self.calls = 0
         self.walk: CompiledWalk | None = None
-        # one int object per square for the children's players: an int above 256 is a new
-        # object each time it is computed, 28 bytes a stored position on a large board
-        self.squares = list(range(problem.board.size))
 
     def region(self, boxes: int, player: int) -> int:
         b = self.board
@@ -176,7 +173,7 @@ class MacroMoves:
                         seen.add(key)
                         macro = (*path, Push(dst, k ^ 1, w) if pull else Push(pos, k, w))
                         nxt.append((dst, cregion, macro))
-                        out.append((macro, (nboxes, self.squares[key[1]]), cregion))
+                        out.append((macro, (nboxes, key[1]), cregion))
                 frontier = nxt
         return out
 
@@ -194,7 +191,7 @@ class MacroMoves:
     def _walked(self, boxes: int, reach: int, movable: int, walk: CompiledWalk) -> list[tuple[Macro, State, int]]:
         """`moves` from the compiled walk's nodes, each pruned here as `moves` prunes (a node
         reached through one pruned is dead too, and left out)."""
-        w, dead_push, pull, squares = self.board.width, self.dead_push, self.near is not None, self.squares
+        w, dead_push, pull = self.board.width, self.dead_push, self.near is not None
         srcs = bits(movable)
         rows, regions, step = walk.nodes(boxes, reach, srcs)
         kept: list[Macro | None] = []
@@ -210,7 +207,7 @@ class MacroMoves:
                 elif not dead_push(dst, pos, k, nboxes):
                     macro = (*path, Push(pos, k, w))
                 if macro is not None:
-                    out.append((macro, (nboxes, squares[low]), int.from_bytes(regions[at : at + step], "little")))
+                    out.append((macro, (nboxes, low), int.from_bytes(regions[at : at + step], "little")))
             kept.append(macro)
             at += step
         return out
