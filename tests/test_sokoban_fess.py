@@ -311,23 +311,23 @@ def test_fess_own_is_a_portfolio_member_that_solves_what_fess_does_not():
     assert capped.step() and capped.status == "limit"  # the default filing: not within twice that
 
 
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.booleans()), max_size=60), st.data())
-def test_a_cells_queue_pops_as_one_heap_of_weight_score_and_newest_first(pushes, data):
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.booleans()), max_size=60))
+def test_a_cells_queue_pops_as_one_heap_of_weight_score_and_newest_first(pushes):
     """`CellQueue` keeps a line per ``(weight, score)``: pushes and pops in any interleaving
     come out in the order of the one heap of ``(weight, score, -sequence)`` entries it
-    replaced (the least weight, then the best score, then the newest)."""
+    replaced (the least weight, then the best score, then the newest), each position with
+    its own label."""
     queue, heap = fess.CellQueue(), []
     for seq, (weight, h, pop_first) in enumerate(pushes):
         if pop_first and heap:
             assert bool(queue)
-            key, state, label = queue.pop()
-            weight_, score_, _neg, state_ = heapq.heappop(heap)
-            assert (key, state, label) == ((weight_, score_), state_, score_)
-        score = Score(h % 2, 0, 0, 0, 0, float(h))
-        queue.push((weight, score), (seq, 0), score)
-        heapq.heappush(heap, (weight, score, -seq, (seq, 0)))
-    assert sorted(state for _key, state, _label in queue) == sorted(entry[3] for entry in heap)
+            weight_, score_, _neg, state_, label_ = heapq.heappop(heap)
+            assert queue.pop() == ((weight_, score_), state_, label_)
+        score, label = Score(h % 2, 0, 0, 0, 0, float(h)), Score(0, 0, 0, 0, seq, 0.0)
+        queue.push((weight, score), (seq, 0), label)
+        heapq.heappush(heap, (weight, score, -seq, (seq, 0), label))
+    assert sorted(queue) == sorted(((w, s), state, label) for w, s, _neg, state, label in heap)
     while heap:
-        weight_, score_, _neg, state_ = heapq.heappop(heap)
-        assert queue.pop() == ((weight_, score_), state_, score_)
+        weight_, score_, _neg, state_, label_ = heapq.heappop(heap)
+        assert queue.pop() == ((weight_, score_), state_, label_)
     assert not queue and not queue.lines
