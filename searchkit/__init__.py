@@ -31,6 +31,7 @@ from .observer import Observer
 from .problem import GraphProblem, Problem
 from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result, Stats
 from .solving import make_problem, solve
+from .tables import growth_ahead
 from .verify import replay
 
 __version__ = "0.2.0"
@@ -72,6 +73,7 @@ __all__ = [
     "dijkstra",
     "forward_path",
     "greedy",
+    "growth_ahead",
     "hookimpl",
     "iddfs",
     "integer_weights",

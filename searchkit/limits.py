@@ -70,6 +70,7 @@ class Guard:
         "max_rss",
         "peak_rss",
         "rss",
+        "ahead",
         "_n",
         "_step",
         "_last_at",
@@ -85,13 +86,16 @@ class Guard:
         self.max_rss = limits.max_rss_mb * 1024 * 1024 if limits.max_rss_mb is not None else None
         self.peak_rss = 0
         self.rss = 0  # the last reading (at every check under a memory limit)
+        self.ahead = 0  # the bytes the last check counted as about to be claimed (`tables`)
         self._n = 0
         self._step = FIRST_CHECK
         self._last_at = self.start
         self._last_expanded = 0
 
-    def check(self, expanded: int, stored: int = 0) -> str | None:
-        """The name of the limit reached, or None to go on."""
+    def check(self, expanded: int, stored: int = 0, ahead: int = 0) -> str | None:
+        """The name of the limit reached, or None to go on.  ``ahead``: bytes the search will
+        claim in one step before the next check (a hash table growing, `searchkit.tables`),
+        counted as taken, so the memory limit stops it before, not after, the step."""
         if self.limits.interrupt.is_set():
             return "interrupted"
         if self.max_expanded is not None and expanded >= self.max_expanded:
@@ -103,9 +107,10 @@ class Guard:
         self._n += 1
         if self.max_rss is not None or self._n & 15 == 0:
             rss = self.rss = current_rss_bytes()
+            self.ahead = ahead
             if rss > self.peak_rss:
                 self.peak_rss = rss
-            if self.max_rss is not None and rss >= self.max_rss:
+            if self.max_rss is not None and rss + ahead >= self.max_rss:
                 return "memory"
         return None
 

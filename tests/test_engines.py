@@ -838,6 +838,57 @@ def test_a_portfolio_short_of_memory_weighs_members_by_the_memory_they_hold(monk
     assert not listed["search:cheap"]["retired"] and listed["search:cheap"]["stored"] > listed["search:dear"]["stored"]
 
 
+class _Grower(_Hoarder):
+    """A hoarder whose table grows at ``at`` states, claiming ``claim`` bytes in one step
+    (`searchkit.tables`), as a dictionary of millions of states does."""
+
+    at, claim = 6000, 64 * 2**20
+
+    def growth_ahead(self, within):
+        return self.claim if self.stored + within >= self.at else 0
+
+
+def test_a_portfolio_retires_the_member_whose_table_would_grow_past_the_memory_limit(monkeypatch):
+    """A table about to grow past the limit stops a search before the step, not after (the
+    default passed a 2,000 MiB limit by 134 MiB at XSokoban's 10 minutes): in a portfolio
+    the member about to claim it leaves and the others search on; alone, it stops."""
+    import weakref
+
+    from searchkit import Observer
+    from searchkit.engines.run import MIN_WITHIN
+
+    alive: weakref.WeakSet = weakref.WeakSet()
+    log: dict[str, int] = {}
+
+    class Hoarders:
+        def member_search(self, name, observer=None):
+            search = (_Grower if name == "grows" else _Hoarder)(name, 1, log)
+            alive.add(search)
+            return search
+
+    monkeypatch.setattr(
+        importlib.import_module("searchkit.limits"), "current_rss_bytes", lambda: 1024 * sum(s.stored for s in alive)
+    )
+    notes = []
+
+    class Notes(Observer):
+        def note(self, text):
+            notes.append(text.split()[2])
+
+    limits = Limits(max_rss_mb=16)
+    result = solve(
+        Hoarders(), "portfolio", members="search:big,search:grows,search:tiny", solo=0, limits=limits, observer=Notes()
+    )
+    assert result.status == LIMIT and result.stats.limit_reason == "memory"
+    # it left before the step, memory far from short (a step is foreseen `MIN_WITHIN` states ahead)
+    assert notes[0] == "search:grows" and 6000 - MIN_WITHIN <= log["grows"] < 6000
+    assert log["big"] + log["tiny"] > 10_000  # the others searched on to the limit
+    # alone it stops there, far below the memory read at the limit
+    log.clear()
+    result = solve(Hoarders(), "portfolio", members="search:grows", solo=0, limits=limits)
+    assert result.stats.limit_reason == "memory" and 6000 - MIN_WITHIN <= result.stats.expanded < 6000
+
+
 class _Slow:
     """A member search whose every expansion takes ``pace`` seconds; ``budgets`` keeps what
     each turn allowed."""

@@ -161,3 +161,29 @@ def test_a_path_deeper_than_the_stack_is_a_memory_limit(counter):
     """DFS recursion has a ceiling; reaching it must end the search, not raise."""
     result, _wall = run_guarded(counter, "dfs", Limits(), depth=10**6)
     assert_stopped(result, "memory")
+
+
+@pytest.mark.parametrize("engine", ["astar", "greedy", "dijkstra"])
+def test_a_memory_limit_stops_a_search_before_its_table_grows_past_it(counter, engine, monkeypatch):
+    """A dictionary of states grows in one step, holding its old and new tables for a
+    moment: the limit counts the step as taken before it comes (`searchkit.tables`), so a
+    search whose memory reading stays flat (here 0) still stops, with the table not grown
+    past the limit.  The first growth claiming 2 MiB or more comes at 43,691 states."""
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("searchkit.limits"), "current_rss_bytes", lambda: 0)
+    result, _wall = run_guarded(counter, engine, Limits(max_rss_mb=2, timeout_s=WATCHDOG_S / 2))
+    assert_stopped(result, "memory")
+    assert 20_000 < result.stats.stored <= 43_690
+
+
+def test_the_guard_counts_memory_about_to_be_claimed_as_taken(monkeypatch):
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("searchkit.limits"), "current_rss_bytes", lambda: 900 * 2**20)
+    guard = Limits(max_rss_mb=1000).guard()
+    assert guard.check(1, 1) is None
+    assert guard.check(2, 1, ahead=99 * 2**20) is None
+    assert guard.check(3, 1, ahead=100 * 2**20) == "memory"
+    assert guard.ahead == 100 * 2**20
+    assert Limits().guard().check(4, 1, ahead=2**40) is None  # no memory limit: nothing to count against

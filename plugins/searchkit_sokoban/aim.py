@@ -36,7 +36,7 @@ from bisect import insort
 from time import process_time
 from typing import Any, NamedTuple
 
-from searchkit import InputError, Limits, Observer, Result
+from searchkit import InputError, Limits, Observer, Result, growth_ahead
 from searchkit.engines.paths import joined
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
@@ -163,6 +163,10 @@ class Composite:
                 self.status = LIMIT
         return self.status is not None
 
+    def growth_ahead(self, within: int) -> int:
+        """What its parts' tables claim if they grow within ``within`` more positions."""
+        return growth_ahead(self.parts(), within)
+
     def _sum(self, name: str) -> int:
         return sum(getattr(part, name) for part in self.parts()) + self.before.get(name, 0)
 
@@ -206,6 +210,7 @@ class AimSearch(Composite):
         self.problem = problem
         self.name = name
         self.run = Run(name, limits, observer)
+        self.run.tables = lambda: (self,)  # under a memory limit: `growth_ahead`
         self.observer = observer
         self.open_positions = open_positions
         self.aim_seconds = aim_seconds
@@ -354,6 +359,7 @@ class AimLanes(Composite):
         """``lanes``: `Lane` rows (`LANES`); ``options``: `AimSearch`'s other keywords (the
         observer, ``aim_seconds``)."""
         self.run = Run(name, limits, options.get("observer"))
+        self.run.tables = lambda: (self,)  # under a memory limit: `growth_ahead`
         self.lanes: list[AimSearch] = []
         backs: dict[str, OpenPullSearch] = {}  # per ranking, its backward search
         for row in lanes:

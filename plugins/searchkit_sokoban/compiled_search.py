@@ -79,6 +79,7 @@ class CompiledSearch:
         self.kernel, self.np = kernel, np
         self.problem = problem
         self.run = Run(name, limits, observer)
+        self.run.tables = lambda: (self,)  # its arrays (`growth_ahead`), under a memory limit
         self.status: str | None = None
         self.fresh: list[State] | None = None
         self.max_states = max_states
@@ -103,6 +104,12 @@ class CompiledSearch:
         """The bytes its arrays hold, which retiring it frees (a portfolio's memory limit)."""
         arrays = [self.keys, self.table, self.asked, *(getattr(self, name) for name, _dtype, _ahead in self.ROWS)]
         return sum(int(a.nbytes) for a in arrays)
+
+    def growth_ahead(self, within: int) -> int:
+        """The bytes doubling the arrays allocates if ``within`` more positions fill them,
+        else 0 (a memory limit counts them as taken: `searchkit.tables`)."""
+        room = self.stored + within + 4 * self.board.start_boxes.bit_count() + 1
+        return 2 * self.memory_bytes if room >= self.keys.shape[0] else 0
 
     def _store(self, i: int, state: State) -> None:
         """Position ``i`` of the arrays is ``state`` (before the kernel runs)."""

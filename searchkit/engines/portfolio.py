@@ -38,6 +38,11 @@ first retirement: freed memory is reused, not returned, so later readings would 
 again).  States alone misled: a compiled search's take about 120 bytes, a Python search's
 several hundred, so the room a retired compiled search left was counted as room for as
 many Python states, and XSokoban 28 passed the limit at 188 s of a 600 s run.
+A table about to grow counts as taken (`searchkit.tables`: a dictionary of 5 million
+states claims 320 MB more in one step, between two readings of memory): when that step
+would pass the limit while several members search, the member about to take it retires
+instead of the portfolio stopping (at XSokoban's 10 minutes the default passed a
+2,000 MiB limit by up to 134 MiB before).
 
 A member is ``ORDER[:HEURISTIC]`` (greedy, astar or dijkstra forwards; a bare heuristic
 name means greedy on it), ``backward[:VARIANT]`` (greedy from the goal states over
@@ -75,6 +80,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward, heuristic_of, preserves_solutions
 from ..result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
+from ..tables import growth_ahead
 from .backward import backward_search, forward_path
 from .bestfirst import BestFirstSearch
 from .paths import joined
@@ -221,14 +227,16 @@ class Retirement:
         self.summaries: dict[int, dict[str, Any]] = {}  # theirs for ``stats.members``, by when they joined
         self.sweep = False  # a member left since the last check: collect its cycles
 
-    def relieve(self, crew: list[Member], live: list[Member], rss: int, observer: Observer | None) -> None:
-        """At a limit check (``rss``: the memory it read), retire the member of the crew
-        holding the most memory for its share, the last one searching excepted, if memory
-        is short (the observer hears which first)."""
+    def relieve(
+        self, crew: list[Member], live: list[Member], rss: int, observer: Observer | None, ahead: int = 0
+    ) -> None:
+        """At a limit check (``rss``: the memory it read; ``ahead``: what tables about to grow
+        will claim), retire the member of the crew holding the most memory for its share, the
+        last one searching excepted, if memory is short (the observer hears which first)."""
         if self.sweep:  # by now nothing refers to the last one retired
             gc.collect()
             self.sweep = False
-        if self.at is None or rss < self.at:
+        if self.at is None or rss + ahead < self.at:
             return
         said = [getattr(x.search, "memory_bytes", None) for x in crew]
         if self.rate is None:  # the first time memory is short: what the others' states take
@@ -243,13 +251,31 @@ class Retirement:
         candidates = [(h / x.share, i) for i, (x, h) in enumerate(zip(crew, held)) if x is not keep]
         if not candidates:
             return
-        old = crew[max(candidates, key=lambda c: c[0])[1]]  # the first of equals
+        self.until = total
+        self.retire(crew[max(candidates, key=lambda c: c[0])[1]], crew, live, observer)  # the first of equals
+
+    def make_room(
+        self, run: Run, stored: int, crew: list[Member], live: list[Member], observer: Observer | None
+    ) -> bool:
+        """When the memory limit stopped the portfolio by a table about to grow (the memory
+        read is below the limit, `Guard.check`'s ``ahead``) while several members search:
+        the member whose tables claim the most retires instead, and True (search on)."""
+        guard = run.guard
+        if run.reason != "memory" or guard.max_rss is None or guard.rss >= guard.max_rss or len(live) < 2:
+            return False
+        if guard.max_stored is not None and stored >= guard.max_stored:
+            return False
+        self.retire(max(live, key=lambda x: growth_ahead((x.search,), run.within)), crew, live, observer)
+        run.reason = None
+        return True
+
+    def retire(self, old: Member, crew: list[Member], live: list[Member], observer: Observer | None) -> None:
+        """``old`` leaves: its counts kept, its states freed."""
         if observer is not None:
             observer.note(f"memory short: {old.label} retired ({old.search.stored:,} states)")
         for name in COUNTS:
             self.counts[name] += getattr(old.search, name)
         self.summaries[old.order] = old.summary(retired=True)
-        self.until = total
         crew.remove(old)
         if old in live:
             live.remove(old)
@@ -457,6 +483,7 @@ def portfolio(
         first.search.fresh = []
     crew = [first]  # every member made so far (but those retired)
     live = [first]  # those still searching
+    run.tables = lambda: [x.search for x in live]  # a memory limit counts their tables' growth ahead
     del first  # the lists hold it: a retired member is freed
     # (the CPU seconds it joins at, its spec, its share), earliest last
     waiting = sorted(((max(solo, spec[3]), spec, share) for spec, share in zip(specs[1:], weights[1:])), reverse=True)
@@ -489,9 +516,11 @@ def portfolio(
             break
         if expanded >= run.next_check:
             if run.limit_reached(expanded, generated, stored):
-                status = LIMIT
-                break
-            retirement.relieve(crew, live, run.guard.rss, observer)
+                if not retirement.make_room(run, stored, crew, live, observer):
+                    status = LIMIT
+                    break
+            else:
+                retirement.relieve(crew, live, run.guard.rss, observer, run.guard.ahead)
         ahead = leader(live) if lead > 1 else None
         m = min(live, key=lambda x: x.spent / (x.share * (lead if x is ahead else 1.0)))  # most behind its share
         if m.take_turn(m.turn(min(BATCH, run.next_check - expanded))) >= TURN_SECONDS:  # never past the next check

@@ -12,11 +12,15 @@ after another gives each `Run.rest` of its limits and adds up what it did with `
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..limits import NO_LIMITS, Limits
 from ..observer import Observer
 from ..result import SOLVED, Result, Stats
+from ..tables import growth_ahead
+
+MIN_WITHIN = 4096  # the fewest states a search is taken to store before the next check
 
 COUNTERS = ("expanded", "generated", "duplicates", "reopened", "max_frontier", "stored", "iterations")
 
@@ -24,7 +28,7 @@ COUNTERS = ("expanded", "generated", "duplicates", "reopened", "max_frontier", "
 class Run:
     """One search's limits, observer and counters."""
 
-    __slots__ = ("name", "guard", "observer", "next_check", "reason") + COUNTERS
+    __slots__ = ("name", "guard", "observer", "next_check", "reason", "tables", "within", "_stored_then") + COUNTERS
     # the counters, set from `COUNTERS` in __init__
     expanded: int
     generated: int
@@ -40,13 +44,24 @@ class Run:
         self.observer = observer
         self.next_check = self.guard.next_check(0)
         self.reason: str | None = None
+        # under a memory limit, the searches whose tables' next growth counts as memory taken
+        # (`searchkit.tables`): set by a search that stores many states
+        self.tables: Callable[[], Iterable[Any]] | None = None
+        self.within = MIN_WITHIN  # the states the last check took the search to store before the next
+        self._stored_then = 0
         self.expanded = self.generated = self.duplicates = self.reopened = 0
         self.max_frontier = self.stored = self.iterations = 0
 
     def limit_reached(self, expanded: int, generated: int, stored: int, best: float | None = None) -> bool:
         """The periodic check: True (and ``reason`` set) when a limit stops the search;
         otherwise the observer hears the progress and ``next_check`` moves on."""
-        reason = self.guard.check(expanded, stored)
+        ahead = 0
+        if self.tables is not None and self.guard.max_rss is not None:
+            # twice the states stored since the last check may come before the next
+            self.within = max(MIN_WITHIN, 2 * (stored - self._stored_then))
+            self._stored_then = stored
+            ahead = growth_ahead(self.tables(), self.within)
+        reason = self.guard.check(expanded, stored, ahead)
         if self.observer is not None:
             self.observer.progress(expanded, generated, best)
         if reason is not None:
