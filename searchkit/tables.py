@@ -69,9 +69,12 @@ def set_growth(table: set[Any] | frozenset[Any], within: int) -> int:
 def growth_ahead(searches: Iterable[Any], within: int) -> int:
     """The bytes the tables of ``searches`` would claim in one step each if they grew within
     ``within`` more entries: a search's own ``growth_ahead(within)`` when it has one (arrays,
-    or searches made of others), else the dictionaries and sets among its attributes."""
+    or searches made of others), else the dictionaries and sets among its attributes (a
+    dictionary or set among ``searches`` counts itself)."""
     total = 0
     for search in searches:
+        if isinstance(search, dict | set):
+            search = _Holder(search)
         own = getattr(search, "growth_ahead", None)
         if callable(own):
             total += own(within)
@@ -82,6 +85,13 @@ def growth_ahead(searches: Iterable[Any], within: int) -> int:
             elif isinstance(value, set):
                 total += set_growth(value, within)
     return total
+
+
+class _Holder:
+    """A lone table, read as a search holding it."""
+
+    def __init__(self, table: Any):
+        self.table = table
 
 
 def _attributes(obj: Any) -> list[Any]:

@@ -42,6 +42,7 @@ def beam(
     succ = successors_with_h(problem)  # the problem's incremental h when it has one
     start = problem.initial_state()
     parents: dict[Hashable, Hashable | None] = {start: None}
+    run.tables = lambda: (parents,)  # under a memory limit
     layer: list[tuple[Hashable, float, float]] = [(start, 0, h_fn(start) if h_fn is not None else 0)]  # (state, g, h)
     expanded = generated = duplicates = max_frontier = 0
     status, goal = NO_SOLUTION, None
