@@ -94,6 +94,25 @@ def test_a_capped_search_stops_at_its_states():
     assert search.memory_bytes > before and search.memory_bytes >= search.stored * per_row
 
 
+def test_it_foresees_its_arrays_doubling():
+    """A memory limit counts a growth ahead as taken (`searchkit.tables`): every doubling of
+    the arrays was foreseen before the step that made it, and took no more than foreseen."""
+    problem = SokobanProblem(Board(load_level("sasquatch:44")), None)
+    search = CompiledPullSearch(problem)
+    within = 4096  # more than a step of one expansion (8 in the kernel) can store
+    doublings = 0
+    while doublings < 3 and search.status is None:
+        rows, held, stored = search.keys.shape[0], search.memory_bytes, search.stored
+        foreseen = search.growth_ahead(within)
+        search.step(1)
+        assert search.stored - stored < within
+        if search.keys.shape[0] > rows:
+            doublings += 1
+            assert foreseen > 0 and search.memory_bytes - held <= foreseen
+    assert doublings == 3
+    assert search.growth_ahead(0) == 0  # just doubled: far from full
+
+
 @pytest.mark.parametrize("name", COMPILED_PULLS)
 def test_it_is_a_member_of_the_portfolio(name):
     job = prepare(

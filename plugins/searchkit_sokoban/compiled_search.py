@@ -99,17 +99,24 @@ class CompiledSearch:
         for name, dtype, ahead in self.ROWS:
             setattr(self, name, np.zeros((ahead, cap) if ahead else cap, dtype))
 
+    def _grown(self) -> list[Any]:
+        """The arrays `_grow` doubles."""
+        return [self.keys, self.table, *(getattr(self, name) for name, _dtype, _ahead in self.ROWS)]
+
     @property
     def memory_bytes(self) -> int:
         """The bytes its arrays hold, which retiring it frees (a portfolio's memory limit)."""
-        arrays = [self.keys, self.table, self.asked, *(getattr(self, name) for name, _dtype, _ahead in self.ROWS)]
-        return sum(int(a.nbytes) for a in arrays)
+        return sum(int(a.nbytes) for a in self._grown()) + int(self.asked.nbytes)
 
     def growth_ahead(self, within: int) -> int:
-        """The bytes doubling the arrays allocates if ``within`` more positions fill them,
-        else 0 (a memory limit counts them as taken: `searchkit.tables`)."""
+        """The bytes doubling the arrays takes if ``within`` more positions fill them, else 0
+        (a memory limit counts them as taken: `searchkit.tables`): each array's size again,
+        and the largest twice, its old copy held while the new one fills."""
         room = self.stored + within + 4 * self.board.start_boxes.bit_count() + 1
-        return 2 * self.memory_bytes if room >= self.keys.shape[0] else 0
+        if room < self.keys.shape[0]:
+            return 0
+        sizes = [int(a.nbytes) for a in self._grown()]
+        return sum(sizes) + max(sizes)
 
     def _store(self, i: int, state: State) -> None:
         """Position ``i`` of the arrays is ``state`` (before the kernel runs)."""
