@@ -4,9 +4,10 @@ A dictionary or set of millions of states grows by allocating a table twice the 
 copying into it: for a moment the process holds both (about 320 MB more for a dictionary of
 5 million states).  A memory limit read every 50 ms passes its ceiling by that much when the
 step falls between two readings, so `Guard.check` counts the steps due before the next
-reading as memory already taken (``ahead``).  The sizes follow CPython's rules (3.11 to
-3.13): a dictionary of table size ``S`` grows when it holds ``2S/3`` entries, a set when
-``3/5`` of its table is filled; both then double (a small set quadruples).
+reading as memory already taken (``ahead``).  The sizes follow CPython's rules (those of
+3.11, checked on the running version by tests/test_tables.py): a dictionary of table size
+``S`` grows when it holds ``2S/3`` entries, a set when ``3/5`` of its table is filled; both
+then double (a small set quadruples).
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ def dict_growth(table: dict[Any, Any], within: int) -> int:
     if n < WATCHED:
         return 0
     have = sys.getsizeof(table)
+    least = (3 * n // 2).bit_length()  # near the smallest table holding ``n``; a few sizes above it
     size, entry = min(
-        ((1 << k, e) for k in range(3, 48) for e in DICT_ENTRIES if 2 * (1 << k) // 3 >= n),
+        ((1 << k, e) for k in range(least - 1, least + 4) for e in DICT_ENTRIES if 2 * (1 << k) // 3 >= n),
         key=lambda c: abs(have - _dict_table(*c)),
     )
     if 2 * size // 3 - n >= within:  # it grows on the insertion past its usable entries
