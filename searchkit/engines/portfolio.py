@@ -151,7 +151,9 @@ class Steppable(Protocol):
     # it has come, 0 to 1 (None: no measure)
 
     # for the memory limit (optional, looked up by `Retirement`): ``memory_bytes``, the bytes
-    # its states take (None or missing: estimated from the process's memory)
+    # its states take (None or missing: estimated from the process's memory); and
+    # ``growth_ahead(within)``, the bytes its tables claim if they grow within ``within`` more
+    # states (missing: its dictionaries and sets are read, `searchkit.tables`)
 
 
 class Member:
