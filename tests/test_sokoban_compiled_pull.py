@@ -92,6 +92,7 @@ def test_a_capped_search_stops_at_its_states():
     # grown with its positions, at least a position's row for each stored
     per_row = search.keys.itemsize * search.keys.shape[1]
     assert search.memory_bytes > before and search.memory_bytes >= search.stored * per_row
+    assert search.growth_ahead(10**9) == 0  # full for good: its arrays never double again
 
 
 def test_it_foresees_its_arrays_doubling():

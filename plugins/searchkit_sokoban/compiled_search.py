@@ -112,9 +112,9 @@ class CompiledSearch:
         """The bytes doubling the arrays takes if ``within`` more positions fill them, else 0
         (a memory limit counts them as taken: `searchkit.tables`): each array's size again,
         and the largest twice, its old copy held while the new one fills."""
-        room = self.stored + within + 4 * self.board.start_boxes.bit_count() + 1
-        if room < self.keys.shape[0]:
-            return 0
+        rows = self.keys.shape[0]
+        if self.stored + within + 4 * self.board.start_boxes.bit_count() + 1 < rows or rows > self.max_states:
+            return 0  # not full yet, or full for good (`_grow` stops at twice ``max_states`` rows)
         sizes = [int(a.nbytes) for a in self._grown()]
         return sum(sizes) + max(sizes)
 
