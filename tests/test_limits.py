@@ -191,3 +191,24 @@ def test_the_guard_counts_memory_about_to_be_claimed_as_taken(monkeypatch):
     assert guard.check(3, 1, ahead=100 * 2**20) == "memory"
     assert guard.ahead == 100 * 2**20
     assert Limits().guard().check(4, 1, ahead=2**40) is None  # no memory limit: nothing to count against
+
+
+def test_a_watched_search_is_freed_without_the_cycle_collector(counter):
+    """A search watches its own tables through its `Run` (`Run.watch`) by a weak reference:
+    dropped, it is freed at once, its millions of states with it, not at the next sweep of
+    the cycle collector."""
+    import gc
+    import weakref
+
+    from searchkit import BestFirstSearch
+
+    gc.disable()
+    try:
+        search = BestFirstSearch(counter, limits=Limits(max_rss_mb=10_000))
+        search.step(100)
+        assert [*search.run.tables()] == [search]
+        ref = weakref.ref(search)
+        del search
+        assert ref() is None
+    finally:
+        gc.enable()

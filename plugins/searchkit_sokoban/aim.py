@@ -210,7 +210,7 @@ class AimSearch(Composite):
         self.problem = problem
         self.name = name
         self.run = Run(name, limits, observer)
-        self.run.tables = lambda: (self,)  # under a memory limit: `growth_ahead`
+        self.run.watch(self)  # under a memory limit: `growth_ahead`
         self.observer = observer
         self.open_positions = open_positions
         self.aim_seconds = aim_seconds
@@ -359,7 +359,7 @@ class AimLanes(Composite):
         """``lanes``: `Lane` rows (`LANES`); ``options``: `AimSearch`'s other keywords (the
         observer, ``aim_seconds``)."""
         self.run = Run(name, limits, options.get("observer"))
-        self.run.tables = lambda: (self,)  # under a memory limit: `growth_ahead`
+        self.run.watch(self)  # under a memory limit: `growth_ahead`
         self.lanes: list[AimSearch] = []
         backs: dict[str, OpenPullSearch] = {}  # per ranking, its backward search
         for row in lanes:

@@ -79,7 +79,7 @@ class CompiledSearch:
         self.kernel, self.np = kernel, np
         self.problem = problem
         self.run = Run(name, limits, observer)
-        self.run.tables = lambda: (self,)  # its arrays (`growth_ahead`), under a memory limit
+        self.run.watch(self)  # its arrays (`growth_ahead`), under a memory limit
         self.status: str | None = None
         self.fresh: list[State] | None = None
         self.max_states = max_states

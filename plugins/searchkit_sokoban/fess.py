@@ -413,7 +413,7 @@ class FeatureSearch:
         check_size(problem, name)
         self.problem = problem
         self.run = Run(name, limits, observer)
-        self.run.tables = lambda: (self,)  # its dictionaries (`parents`), under a memory limit
+        self.run.watch(self)  # its dictionaries (`parents`), under a memory limit
         self.status: str | None = None
         self.expanded = self.generated = self.duplicates = self.reopened = self.max_frontier = 0
         board = problem.board

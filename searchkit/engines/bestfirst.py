@@ -71,7 +71,7 @@ class BestFirstSearch:
     ):
         self.problem = problem
         self.run = Run(name, limits, observer)
-        self.run.tables = lambda: (self,)  # its dictionaries, under a memory limit
+        self.run.watch(self)  # its dictionaries, under a memory limit
         h_fn = heuristic_of(problem)
         self.uses_h = h_fn is not None and (h_weight != 0 or order is not None)
         if self.uses_h:

@@ -47,7 +47,7 @@ def bidirectional_bfs(problem: Any, *, limits: Limits | None = None, observer: O
     run = Run("bidirectional-bfs", limits, observer)
     fwd = Layers([problem.initial_state()], problem.successors, run)
     bwd = Layers(problem.goal_states(), problem.predecessors, run)
-    run.tables = lambda: (fwd, bwd)  # their dictionaries, under a memory limit
+    run.watch(fwd, bwd)  # their dictionaries, under a memory limit
     tally = Tally()
     meeting = _Meeting()
     start = fwd.layer[0]

@@ -109,7 +109,7 @@ def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None
     run = Run("bfs", limits, observer)
     start = problem.initial_state()
     side = Layers([start], problem.successors, run)
-    run.tables = lambda: (side,)  # its dictionaries, under a memory limit
+    run.watch(side)  # its dictionaries, under a memory limit
     tally = Tally()
     status, goal = NO_SOLUTION, None
     if problem.is_goal(start):

@@ -82,7 +82,7 @@ class Meeting:
         hf = heuristic_of(problem) or (lambda _s: 0)
         self.fwd = side(successors_with_h(problem), hf, [problem.initial_state()])
         self.bwd = side(predecessors_with_h(problem), hb, problem.goal_states())
-        self.run.tables = lambda: (self.fwd, self.bwd)  # their dictionaries, under a memory limit
+        self.run.watch(self.fwd, self.bwd)  # their dictionaries, under a memory limit
         self.best, self.meet = INF, None
         for state in self.fwd.g:
             if state in self.bwd.g:

@@ -12,6 +12,7 @@ after another gives each `Run.rest` of its limits and adds up what it did with `
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -45,12 +46,18 @@ class Run:
         self.next_check = self.guard.next_check(0)
         self.reason: str | None = None
         # under a memory limit, the searches whose tables' next growth counts as memory taken
-        # (`searchkit.tables`): set by a search that stores many states
+        # (`searchkit.tables`): set by `watch`, or by a composite engine naming its parts
         self.tables: Callable[[], Iterable[Any]] | None = None
         self.within = MIN_WITHIN  # the states the last check took the search to store before the next
         self._stored_then = 0
         self.expanded = self.generated = self.duplicates = self.reopened = 0
         self.max_frontier = self.stored = self.iterations = 0
+
+    def watch(self, *searches: Any) -> None:
+        """Under a memory limit, count the growth of these searches' tables as memory taken.
+        Held by weak references: a search holds its `Run`, which must not keep it alive."""
+        refs = [weakref.ref(s) for s in searches]
+        self.tables = lambda: [s for r in refs if (s := r()) is not None]
 
     def limit_reached(self, expanded: int, generated: int, stored: int, best: float | None = None) -> bool:
         """The periodic check: True (and ``reason`` set) when a limit stops the search;
