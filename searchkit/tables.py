@@ -75,25 +75,23 @@ def growth_ahead(searches: Iterable[Any], within: int) -> int:
     dictionary or set among ``searches`` counts itself)."""
     total = 0
     for search in searches:
-        if isinstance(search, dict | set):
-            search = _Holder(search)
         own = getattr(search, "growth_ahead", None)
         if callable(own):
             total += own(within)
-            continue
-        for value in _attributes(search):
-            if isinstance(value, dict):
-                total += dict_growth(value, within)
-            elif isinstance(value, set):
-                total += set_growth(value, within)
+        elif isinstance(search, dict | set):
+            total += _table_growth(search, within)
+        else:
+            total += sum(_table_growth(value, within) for value in _attributes(search))
     return total
 
 
-class _Holder:
-    """A lone table, read as a search holding it."""
-
-    def __init__(self, table: Any):
-        self.table = table
+def _table_growth(value: Any, within: int) -> int:
+    """`dict_growth` or `set_growth` of ``value``, 0 for anything else."""
+    if isinstance(value, dict):
+        return dict_growth(value, within)
+    if isinstance(value, set):
+        return set_growth(value, within)
+    return 0
 
 
 def _attributes(obj: Any) -> list[Any]:

@@ -163,7 +163,7 @@ def test_a_path_deeper_than_the_stack_is_a_memory_limit(counter):
     assert_stopped(result, "memory")
 
 
-TABLE_FREE = {"dfs", "iddfs", "idastar", "anytime-ida", "rbfs"}  # engines that store no table of states
+TABLE_FREE = {"dfs", "iddfs", "idastar"}  # engines that store no table of states
 
 
 @pytest.mark.parametrize("engine", [e for e in ENGINES if e not in TABLE_FREE])

@@ -114,7 +114,9 @@ class CompiledSearch:
         and the largest twice, its old copy held while the new one fills."""
         rows = self.keys.shape[0]
         if self.stored + within + 4 * self.board.start_boxes.bit_count() + 1 < rows or rows > self.max_states:
-            return 0  # not full yet, or full for good (`_grow` stops at twice ``max_states`` rows)
+            # not full yet (the kernels' ``room_needed`` added), or full for good (`_grow` stops
+            # at twice ``max_states`` rows)
+            return 0
         sizes = [int(a.nbytes) for a in self._grown()]
         return sum(sizes) + max(sizes)
 

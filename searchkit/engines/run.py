@@ -46,7 +46,8 @@ class Run:
         self.next_check = self.guard.next_check(0)
         self.reason: str | None = None
         # under a memory limit, the searches whose tables' next growth counts as memory taken
-        # (`searchkit.tables`): set by `watch`, or by a composite engine naming its parts
+        # (`searchkit.tables`): set by `watch`, or directly to name tables or searches that hold
+        # no reference back to the run (a portfolio's live members, beam's dictionary)
         self.tables: Callable[[], Iterable[Any]] | None = None
         self.within = MIN_WITHIN  # the states the last check took the search to store before the next
         self._stored_then = 0
