@@ -71,6 +71,7 @@ class Guard:
         "peak_rss",
         "rss",
         "ahead",
+        "drift",
         "_n",
         "_step",
         "_last_at",
@@ -87,6 +88,7 @@ class Guard:
         self.peak_rss = 0
         self.rss = 0  # the last reading (at every check under a memory limit)
         self.ahead = 0  # the bytes the last check counted as about to be claimed (`tables`)
+        self.drift = 0  # the bytes memory grew by since the check before (none when a table stepped)
         self._n = 0
         self._step = FIRST_CHECK
         self._last_at = self.start
@@ -95,7 +97,9 @@ class Guard:
     def check(self, expanded: int, stored: int = 0, ahead: int = 0) -> str | None:
         """The name of the limit reached, or None to go on.  ``ahead``: bytes the search will
         claim in one step before the next check (a hash table growing, `searchkit.tables`),
-        counted as taken, so the memory limit stops it before, not after, the step."""
+        counted as taken, so the memory limit stops it before, not after, the step; so is
+        the memory it took since the last check (``drift``), which it takes again before the
+        next."""
         if self.limits.interrupt.is_set():
             return "interrupted"
         if self.max_expanded is not None and expanded >= self.max_expanded:
@@ -106,11 +110,14 @@ class Guard:
             return "memory"
         self._n += 1
         if self.max_rss is not None or self._n & 15 == 0:
-            rss = self.rss = current_rss_bytes()
-            self.ahead = ahead
+            rss = current_rss_bytes()
+            # what the search stored between two checks it stores again before the next: an
+            # interval in which a table may have stepped (the last check foresaw one) is no measure
+            self.drift = max(0, rss - self.rss) if self.rss and not self.ahead else 0
+            self.rss, self.ahead = rss, ahead
             if rss > self.peak_rss:
                 self.peak_rss = rss
-            if self.max_rss is not None and rss + ahead >= self.max_rss:
+            if self.max_rss is not None and rss + ahead + self.drift >= self.max_rss:
                 return "memory"
         return None
 

@@ -771,7 +771,9 @@ def test_a_portfolio_short_of_memory_retires_the_member_storing_the_most_for_its
     first, second = retired
     assert notes == [(f"search:{first}", ["big", "small", "tiny"]), (f"search:{second}", sorted({second, "tiny"}))]
     assert result.stats.expanded == sum(log.values())
-    assert log["tiny"] >= 16 * 1024 * 1024 / unit  # the last one filled the memory alone
+    # the last one filled the memory alone, to within the growth of one interval between checks
+    # (which the guard counts as taken again, `Guard.drift`)
+    assert log["tiny"] >= 0.9 * 16 * 1024 * 1024 / unit
     # the retired are listed too, in the order the members joined, with what they did
     listed = {m["member"]: m for m in result.stats.members}
     assert list(listed) == ["search:big", "search:small", "search:tiny"]

@@ -193,6 +193,23 @@ def test_the_guard_counts_memory_about_to_be_claimed_as_taken(monkeypatch):
     assert Limits().guard().check(4, 1, ahead=2**40) is None  # no memory limit: nothing to count against
 
 
+def test_the_guard_counts_the_memory_taken_since_the_last_check_as_taken_again(monkeypatch):
+    """Memory a search stores between two checks it stores again before the next: a reading
+    100 MiB up on the last stops 100 MiB short of the limit.  An interval in which a table
+    may have stepped (the last check counted one ``ahead``) is no measure of the next."""
+    import importlib
+
+    readings = iter(mib * 2**20 for mib in (500, 600, 850, 860, 890, 895))
+    monkeypatch.setattr(importlib.import_module("searchkit.limits"), "current_rss_bytes", lambda: next(readings))
+    guard = Limits(max_rss_mb=1000).guard()
+    assert guard.check(1, 1) is None and guard.drift == 0  # nothing to compare with yet
+    assert guard.check(2, 1, ahead=10 * 2**20) is None and guard.drift == 100 * 2**20
+    assert guard.check(3, 1) is None and guard.drift == 0  # 250 MiB, but a table may have stepped
+    assert guard.check(4, 1) is None and guard.drift == 10 * 2**20
+    assert guard.check(5, 1) is None  # 890 + 30 < 1000
+    assert guard.check(6, 1, ahead=100 * 2**20) == "memory"  # 895 + 5 + 100
+
+
 def test_a_watched_search_is_freed_without_the_cycle_collector(counter):
     """A search watches its own tables through its `Run` (`Run.watch`) by a weak reference:
     dropped, it is freed at once, its millions of states with it, not at the next sweep of

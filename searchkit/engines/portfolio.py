@@ -260,10 +260,11 @@ class Retirement:
         self, run: Run, stored: int, crew: list[Member], live: list[Member], observer: Observer | None
     ) -> bool:
         """When the memory limit stopped the portfolio by a table about to grow (the memory
-        read is below the limit, `Guard.check`'s ``ahead``) while several members search:
+        read and its growth since the last check are below the limit, `Guard.check`'s
+        ``ahead``) while several members search:
         the member whose tables claim the most retires instead, and True (search on)."""
         guard = run.guard
-        if run.reason != "memory" or guard.max_rss is None or guard.rss >= guard.max_rss or len(live) < 2:
+        if run.reason != "memory" or guard.max_rss is None or guard.rss + guard.drift >= guard.max_rss or len(live) < 2:
             return False
         if guard.max_stored is not None and stored >= guard.max_stored:
             return False
