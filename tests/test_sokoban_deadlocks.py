@@ -229,9 +229,38 @@ def test_a_push_that_takes_the_last_box_away_from_a_goal_behind_frozen_boxes_is_
     dead = SokobanProblem(board).pruning.dead_end(boxes, square(board, 9, 10), pushed)
     assert dead is not None and dead.detector == "freeze"
     assert "seal a goal or a box off (after the push of the box at row 10, column 12)" in str(dead)
-    # one push earlier the box was still on (9,10): alive
+    # one push earlier, the box still on (9,10), this cut of the level is dead too, though each
+    # empty goal alone has a box that can reach it: (8,11) and (9,11) share that one box
+    # (Hall's test, `matched`).  A breadth-first search of the cut with no pruning agrees
+    # (no solution in its 139,759 positions)
     before = boxes ^ (1 << pushed) | (1 << square(board, 9, 10))
-    assert SokobanProblem(board).pruning.dead_end(before, square(board, 9, 9), square(board, 9, 10)) is None
+    dead = SokobanProblem(board).pruning.dead_end(before, square(board, 9, 9), square(board, 9, 10))
+    assert dead is not None and dead.detector == "freeze"
+
+
+def test_goals_that_share_the_one_box_that_can_reach_them_are_dead():
+    """With the boxes frozen on goals for walls, each empty goal may have a box that can
+    reach it while two goals have only one such box between them: Hall's condition fails
+    (`matched`), and the position is dead.  Checked on every position of a small level
+    against its whole push graph: each one the test calls dead is, and on some of them only
+    Hall's test sees it (every goal alone has a box, every box a goal)."""
+    from searchkit_sokoban.deadlocks import FrozenOnGoals, goal_reach, sealed_off
+
+    board, order, dist = space("######\n#  ###\n##.  #\n##.$*#\n#    #\n#*$#@#\n## ###\n######")
+    frozen_on_goals = FrozenOnGoals(board)
+    by_hall = 0
+    for state in order:
+        boxes = state[0]
+        frozen = frozen_on_goals(boxes)
+        if not frozen or not sealed_off(frozen, boxes, board):
+            continue
+        assert dist.get(state) is None, state
+        reach, loose = goal_reach(frozen, board), boxes & ~frozen
+        union = 0
+        for r in reach:
+            union |= r
+        by_hall += all(r & loose for r in reach) and not loose & ~union
+    assert by_hall > 0
 
 
 def test_a_goal_room_filled_from_its_mouth_stays_alive():

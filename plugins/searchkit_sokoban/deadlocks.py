@@ -6,7 +6,9 @@
   walls, dead squares on both sides, or boxes that are themselves frozen; the whole frozen
   group is dead when one of its boxes is off a goal.  Covers 2x2 blocks and boxes stuck
   against walls.  Boxes frozen on goals are walls from then on: a position is dead when,
-  with them as walls, some goal or box can no longer reach the other (`sealed_off`) -
+  with them as walls, some goal or box can no longer reach the other, or some goals have
+  fewer boxes that can reach them than they number (Hall's condition, `matched`;
+  `sealed_off`) -
   checked after every push, not only one that freezes a box, because a push can also take
   away the last box that could still reach a goal behind them (`FrozenOnGoals`);
 * bipartite deadlocks live in the matching heuristic (no perfect matching = dead);
@@ -134,18 +136,66 @@ def sealed_off(frozen: int, boxes: int, board) -> bool:
     """True when boxes frozen on goals (``frozen``) leave a goal or a box with no way to meet.
 
     Frozen boxes never move again: they are walls.  With them as walls, a goal no other box
-    can be pushed to, or a box that can reach no free goal, makes the position dead (the
-    other boxes are ignored as obstacles, so this only errs towards "alive").  E.g. a box
-    frozen at the mouth of a dead-end row of goals seals the goals behind it.
+    can be pushed to, a box that can reach no free goal, or goals with fewer boxes that can
+    reach them than they number make the position dead (the other boxes are ignored as
+    obstacles, so this only errs towards "alive").  E.g. a box frozen at the mouth of a
+    dead-end row of goals seals the goals behind it.
     """
     reach = goal_reach(frozen, board)
     loose = boxes & ~frozen
     union = 0
+    goals = least = len(reach)
+    options = []
     for r in reach:
-        if not r & loose:
+        r &= loose
+        if not r:
             return True
         union |= r
-    return bool(loose & ~union)
+        options.append(r)
+        least = min(least, r.bit_count())
+    if loose & ~union:
+        return True
+    # Hall's condition fails only for some s goals with s - 1 or fewer boxes each: never
+    # when the goals with the i fewest boxes have at least i each (most positions)
+    if least >= goals:
+        return False
+    counts = sorted(r.bit_count() for r in options)
+    if all(c >= i for i, c in enumerate(counts, 1)):
+        return False
+    return not matched([r for r in options if r.bit_count() < goals])  # only those can fail it
+
+
+def matched(options: list[int]) -> bool:
+    """True when each of these goals can have a box of its own, ``options`` per goal the
+    boxes (a mask of squares) that can reach it: Hall's condition, which a box that two
+    goals behind one door both need fails where each goal alone passes.  Kuhn's augmenting
+    paths over masks, the goals with fewest boxes first (most are matched at once)."""
+    owner: dict[int, int] = {}  # a box (its bit) -> the goal holding it
+
+    def augment(goal: int, seen: list[int]) -> bool:
+        free = options[goal] & ~seen[0]
+        while free:
+            bit = free & -free
+            free ^= bit
+            seen[0] |= bit
+            other = owner.get(bit)
+            if other is None or augment(other, seen):
+                owner[bit] = goal
+                return True
+        return False
+
+    for goal in sorted(range(len(options)), key=lambda g: options[g].bit_count()):
+        left = options[goal]
+        while left:  # a box no goal holds yet
+            bit = left & -left
+            if bit not in owner:
+                owner[bit] = goal
+                break
+            left ^= bit
+        else:
+            if not augment(goal, [0]):
+                return False
+    return True
 
 
 def goal_reach(frozen: int, board) -> list[int]:
