@@ -16,6 +16,7 @@ import pytest
 from fuzzing import HEAVY, PROFILES, Profile, assert_clean, run_cli
 from hypothesis import assume
 from hypothesis import strategies as st
+from searchkit_sokoban.access import access_reach
 from searchkit_sokoban.board import Board, bits, flood, pull_flood
 from searchkit_sokoban.diagonal import ClosedDiagonal
 from searchkit_sokoban.levels import parse_level
@@ -136,3 +137,44 @@ def test_a_level_with_every_goal_sealed_off_has_no_solution(tmp_path) -> None:
     outcome = run_cli("solve", "sokoban", str(level))
     assert_clean(outcome, allowed=(3,))
     assert "no solution" in outcome.out
+
+
+def box_and_player_reach(goal: int, free: int, offsets) -> int:
+    """The squares a lone box can be pushed onto ``goal`` from with the player anywhere:
+    every (box, player) state that leads there, walked back one step or pull at a time."""
+    states = {(goal, p) for p in bits(free) if p != goal}
+    stack = list(states)
+    while stack:
+        box, player = stack.pop()
+        before = [(box, player + o) for o in offsets if free >> (player + o) & 1 and player + o != box]
+        # the box came from the player's square, pushed by a player one square further back
+        before += [(player, player - o) for o in offsets if box == player + o and free >> (player - o) & 1]
+        for state in before:
+            if state not in states:
+                states.add(state)
+                stack.append(state)
+    return 1 << goal | sum(1 << box for box in {box for box, _player in states})
+
+
+def check_access_reach(text: str, data: st.DataObject) -> None:
+    try:
+        board = Board(parse_level(text))
+    except InputError:
+        assume(False)
+        return
+    assume(board.goal_list)
+    walls = sum(1 << g for g in data.draw(st.sets(st.sampled_from(board.goal_list))))  # boxes on goals
+    free = board.floor & ~walls
+    reaches = access_reach(walls, board)
+    open_goals = [g for g in board.goal_list if not walls >> g & 1]
+    assert len(reaches) == len(open_goals)
+    for goal, reach in zip(open_goals, reaches):
+        assert reach == box_and_player_reach(goal, free, board.offsets), (goal, walls)
+        assert reach & ~pull_flood(1 << goal, free, board.width) == 0  # never more than the walls alone allow
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_goals_access_reach_is_every_box_and_player_state_that_leads_to_it(profile: Profile) -> None:
+    profile.run(
+        st.tuples(tiny_levels(), st.data()), lambda drawn: check_access_reach(*drawn), examples=60, deadline_s=20.0
+    )

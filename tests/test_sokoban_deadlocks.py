@@ -263,6 +263,28 @@ def test_goals_that_share_the_one_box_that_can_reach_them_are_dead():
     assert by_hall > 0
 
 
+def test_a_goal_the_player_cannot_get_round_to_is_sealed_off():
+    """The walls alone let the loose box, pushed left to (2,1), go on up onto the goal
+    (1,1); but to push it up the player must stand on (3,1), which the box, the walls and
+    the box frozen on (4,1) shut off (`access_reach`).  The whole push graph agrees that
+    the positions called dead are; the walls-only reach with Hall's test calls one alive."""
+    from searchkit_sokoban.deadlocks import FrozenOnGoals, goal_reach, matched, sealed_off
+
+    board, order, dist = space("#####\n#+# #\n# $ #\n# #*#\n#*  #\n#####")
+    frozen_on_goals = FrozenOnGoals(board)
+    by_access = 0
+    for state in order:
+        boxes = state[0]
+        frozen = frozen_on_goals(boxes)
+        if not frozen or not sealed_off(frozen, boxes, board):
+            continue
+        assert dist.get(state) is None, state
+        loose = boxes & ~frozen
+        options = [r & loose for r in goal_reach(frozen, board)]
+        by_access += all(options) and matched(options)
+    assert by_access > 0
+
+
 def test_a_goal_room_filled_from_its_mouth_stays_alive():
     # pushing the mouth box left fills the goal behind it: the frozen group names boxes twice
     # (reached along both axes), which once summed to a wrong mask and sealed a live room

@@ -77,6 +77,28 @@ def _box_flood(seed: int, right: int, left: int, down: int, up: int, width: int)
         region = grown
 
 
+def parts_round(x: int, free: int, offsets: Iterable[int], width: int) -> tuple[list[int], list[int]]:
+    """The parts of ``free`` without square ``x`` that its sides lie in: each part's
+    squares, and per side (in the order of ``offsets``) the index of its part, -1 where
+    the side is not free."""
+    rest = free & ~(1 << x)
+    parts: list[int] = []
+    sides = []
+    for o in offsets:
+        n = x + o
+        if not rest >> n & 1:
+            sides.append(-1)
+            continue
+        for i, m in enumerate(parts):
+            if m >> n & 1:
+                sides.append(i)
+                break
+        else:
+            parts.append(flood(1 << n, rest, width))
+            sides.append(len(parts) - 1)
+    return parts, sides
+
+
 def around(mask: int, width: int) -> int:
     """The squares beside those of ``mask`` (up, down, left, right; ``mask`` itself may be among them)."""
     return (mask << 1) | (mask >> 1) | (mask << width) | (mask >> width)
@@ -237,7 +259,8 @@ class Board:
         self._tunnels()
         self._distances()
         self._axes()
-        self.sealed_cache: dict[int, list[int]] = {}  # for `deadlocks.sealed_off`
+        self.sealed_cache: dict[int, list[int]] = {}  # for `deadlocks.goal_reach` (`Features.stranded`)
+        self.access_cache: dict[int, list[int]] = {}  # for `access.access_reach`
 
     # -- components of the floor without one square ----------------------------------
     def _components(self) -> None:
@@ -248,21 +271,7 @@ class Board:
         # compidx[x][p]: the component of square p (for cut squares x only; else one component)
         self.compidx: list[bytes | None] = [None] * self.size
         for x in bits(floor):
-            rest = floor & ~(1 << x)
-            comps: list[int] = []
-            sides = []
-            for o in offs:
-                n = x + o
-                if self.is_wall[n]:
-                    sides.append(-1)
-                    continue
-                for i, m in enumerate(comps):
-                    if m >> n & 1:
-                        sides.append(i)
-                        break
-                else:
-                    comps.append(flood(1 << n, rest, w))
-                    sides.append(len(comps) - 1)
+            comps, sides = parts_round(x, floor, offs, w)
             self.compmask[x] = tuple(comps)
             self.side_comp[x] = tuple(sides)
             self.multi[x] = len(comps) > 1
