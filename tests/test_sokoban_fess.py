@@ -331,3 +331,20 @@ def test_a_cells_queue_pops_as_one_heap_of_weight_score_and_newest_first(pushes)
         weight_, score_, _neg, state_, label_ = heapq.heappop(heap)
         assert queue.pop() == ((weight_, score_), state_, label_)
     assert not queue and not queue.lines
+
+
+def test_fess_counts_its_features_memo_growing_against_a_memory_limit():
+    """Under a memory limit a FESS search foresees the next growth of its features' memo of
+    goal fillings too (`FeatureSearch.growth_ahead`), which grows without end, not only of
+    its own dictionaries (XSokoban 90 passed a 2,000 MiB limit by 2.7 MiB at 600 s)."""
+    from searchkit_sokoban.problem import SokobanProblem
+
+    from searchkit.tables import dict_growth
+
+    search = fess.FessSearch(SokobanProblem(Board(load_level("microban:1"))))
+    memo = search.features._packed
+    own = search.growth_ahead(10)
+    while not dict_growth(memo, 10):  # fill the memo to within 10 entries of its next growth
+        memo[-len(memo) - 1] = (0, 0, 0)
+    assert dict_growth(memo, 10) > 0
+    assert search.growth_ahead(10) == own + dict_growth(memo, 10)

@@ -42,7 +42,7 @@ from heapq import heappop, heappush
 from time import process_time
 from typing import Any
 
-from searchkit import InputError, Limits, Observer, Result, numba_available
+from searchkit import InputError, Limits, Observer, Result, growth_ahead, numba_available
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
@@ -413,7 +413,7 @@ class FeatureSearch:
         check_size(problem, name)
         self.problem = problem
         self.run = Run(name, limits, observer)
-        self.run.watch(self)  # its dictionaries (`parents`), under a memory limit
+        self.run.watch(self)  # its dictionaries and its features' (`growth_ahead`), under a memory limit
         self.status: str | None = None
         self.expanded = self.generated = self.duplicates = self.reopened = self.max_frontier = 0
         board = problem.board
@@ -485,6 +485,12 @@ class FeatureSearch:
                         run.observer.note(f"{self.progress} {self.best_packed}/{total}")
                 opened.add(rank if self.own_cells else label, weight + (0 if i in chosen else 1), rank, child)
         return False
+
+    def growth_ahead(self, within: int) -> int:
+        """The next growth of its tables (`searchkit.tables`): its own dictionaries and its
+        features' memos, which the goal fillings met grow without end."""
+        tables = [value for value in vars(self).values() if isinstance(value, dict | set)]
+        return growth_ahead([*tables, self.features], within)
 
     def knows(self, state: State) -> bool:
         """True when ``state`` was reached and not proved dead."""
