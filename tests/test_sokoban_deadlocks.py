@@ -238,41 +238,41 @@ def test_a_push_that_takes_the_last_box_away_from_a_goal_behind_frozen_boxes_is_
     assert dead is not None and dead.detector == "freeze"
 
 
-def test_goals_that_share_the_one_box_that_can_reach_them_are_dead():
-    """With the boxes frozen on goals for walls, each empty goal may have a box that can
-    reach it while two goals have only one such box between them: Hall's condition fails
-    (`matched`), and the position is dead.  Checked on every position of a small level
-    against its whole push graph: each one the test calls dead is, and on some of them only
-    Hall's test sees it (every goal alone has a box, every box a goal)."""
+def _alive_by(reach: list[int], loose: int, hall: bool) -> bool:
+    """What `sealed_off` says with these reach sets: each goal has a box that can reach it,
+    each box a goal, and (``hall``) the goals a box of their own each."""
+    from searchkit_sokoban.deadlocks import matched
+
+    options = [r & loose for r in reach]
+    union = 0
+    for r in options:
+        union |= r
+    return all(options) and not loose & ~union and (not hall or matched(options))
+
+
+@pytest.mark.parametrize(
+    "text, only",
+    [
+        # two goals have one box between them that can reach them (Hall's condition)
+        ("######\n#  ###\n##.  #\n##.$*#\n#    #\n#*$#@#\n## ###\n######", "hall"),
+        # the walls alone let the loose box, pushed left to (2,1), go on up onto the goal
+        # (1,1); to push it up the player must stand on (3,1), which the box, the walls and
+        # the box frozen on (4,1) shut off
+        ("#####\n#+# #\n# $ #\n# #*#\n#*  #\n#####", "access"),
+    ],
+)
+def test_goals_behind_boxes_frozen_on_goals_are_sealed_only_when_dead(text, only):
+    """Every position of a small level that `sealed_off` calls dead is dead in the level's
+    whole push graph, and on some of them only one of its tests sees it: Hall's condition
+    (`matched`; each goal alone has a box that can reach it), or the player's way round to
+    each push (`access_reach`; the walls alone, with Hall's condition, let every goal have a
+    box)."""
+    from searchkit_sokoban.access import access_reach
     from searchkit_sokoban.deadlocks import FrozenOnGoals, goal_reach, sealed_off
 
-    board, order, dist = space("######\n#  ###\n##.  #\n##.$*#\n#    #\n#*$#@#\n## ###\n######")
+    board, order, dist = space(text)
     frozen_on_goals = FrozenOnGoals(board)
-    by_hall = 0
-    for state in order:
-        boxes = state[0]
-        frozen = frozen_on_goals(boxes)
-        if not frozen or not sealed_off(frozen, boxes, board):
-            continue
-        assert dist.get(state) is None, state
-        reach, loose = goal_reach(frozen, board), boxes & ~frozen
-        union = 0
-        for r in reach:
-            union |= r
-        by_hall += all(r & loose for r in reach) and not loose & ~union
-    assert by_hall > 0
-
-
-def test_a_goal_the_player_cannot_get_round_to_is_sealed_off():
-    """The walls alone let the loose box, pushed left to (2,1), go on up onto the goal
-    (1,1); but to push it up the player must stand on (3,1), which the box, the walls and
-    the box frozen on (4,1) shut off (`access_reach`).  The whole push graph agrees that
-    the positions called dead are; the walls-only reach with Hall's test calls one alive."""
-    from searchkit_sokoban.deadlocks import FrozenOnGoals, goal_reach, matched, sealed_off
-
-    board, order, dist = space("#####\n#+# #\n# $ #\n# #*#\n#*  #\n#####")
-    frozen_on_goals = FrozenOnGoals(board)
-    by_access = 0
+    only_one = 0
     for state in order:
         boxes = state[0]
         frozen = frozen_on_goals(boxes)
@@ -280,9 +280,11 @@ def test_a_goal_the_player_cannot_get_round_to_is_sealed_off():
             continue
         assert dist.get(state) is None, state
         loose = boxes & ~frozen
-        options = [r & loose for r in goal_reach(frozen, board)]
-        by_access += all(options) and matched(options)
-    assert by_access > 0
+        if only == "hall":
+            only_one += _alive_by(access_reach(frozen, board), loose, hall=False)
+        else:
+            only_one += _alive_by(goal_reach(frozen, board), loose, hall=True)
+    assert only_one > 0
 
 
 def test_a_goal_room_filled_from_its_mouth_stays_alive():
