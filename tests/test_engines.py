@@ -796,6 +796,34 @@ class _Said(_Hoarder):
         return self.stored * self.each
 
 
+def test_a_stop_by_what_the_members_stored_since_the_last_check_retires_the_heaviest_instead(monkeypatch):
+    """The limit counts what the members stored since the last check as taken again
+    (`Guard.drift`). Where one interval stores more than the fifth of the limit between
+    `RETIRE_AT` and the limit (a loaded machine, a small limit), the check after the mark
+    already stops, with the memory read still below the limit: the member holding the most
+    for its share retires then instead (`Retirement.make_room`), as it would have at the
+    mark. A reading over the limit is a stop."""
+    from searchkit.engines.portfolio import Member, Retirement
+    from searchkit.engines.run import Run
+
+    monkeypatch.setattr(importlib.import_module("searchkit.limits"), "current_rss_bytes", lambda: 0)
+    limits = Limits(max_rss_mb=100)
+    retirement = Retirement(limits)
+    crew = []
+    for name, stored in (("big", 50_000), ("small", 20_000), ("tiny", 10_000)):
+        search = _Hoarder(name, 1, {})
+        search.stored = stored
+        crew.append(Member(search, lambda state: (state,), 1.0, f"search:{name}"))
+    live = list(crew)
+    run = Run("portfolio", limits)
+    run.reason, run.guard.rss, run.guard.drift = "memory", 90 * 2**20, 15 * 2**20
+    assert retirement.make_room(run, 80_000, crew, live, None)
+    assert run.reason is None and [m.label for m in live] == ["search:small", "search:tiny"]
+    run.reason, run.guard.rss = "memory", 101 * 2**20
+    assert not retirement.make_room(run, 30_000, crew, live, None)
+    assert run.reason == "memory" and len(live) == 2
+
+
 def test_a_portfolio_short_of_memory_weighs_members_by_the_memory_they_hold(monkeypatch):
     """A member storing many cheap states (it says their bytes) is not the first to leave when
     another's fewer states hold more memory: those are weighed at the bytes a state the

@@ -240,35 +240,48 @@ class Retirement:
             self.sweep = False
         if self.at is None or rss + ahead < self.at:
             return
+        heaviest, total = self.heaviest(crew, live, rss)
+        if heaviest is None or total < self.until:
+            return
+        self.until = total
+        self.retire(heaviest, crew, live, observer)
+
+    def heaviest(self, crew: list[Member], live: list[Member], rss: int) -> tuple[Member | None, float]:
+        """The member of the crew holding the most memory for its share, the last one
+        searching excepted (None: no other), and the memory the crew holds."""
         said = [getattr(x.search, "memory_bytes", None) for x in crew]
         if self.rate is None:  # the first time memory is short: what the others' states take
             unsaid = sum(int(x.search.stored) for x, b in zip(crew, said) if b is None)
             rest = rss - self.base - sum(b for b in said if b is not None)
             self.rate = max(rest, 0) / unsaid if unsaid else 0.0
         held = [float(b) if b is not None else x.search.stored * self.rate for x, b in zip(crew, said)]
-        total = sum(held)
-        if total < self.until:
-            return
         keep = live[0] if len(live) == 1 else None
         candidates = [(h / x.share, i) for i, (x, h) in enumerate(zip(crew, held)) if x is not keep]
         if not candidates:
-            return
-        self.until = total
-        self.retire(crew[max(candidates, key=lambda c: c[0])[1]], crew, live, observer)  # the first of equals
+            return None, sum(held)
+        return crew[max(candidates, key=lambda c: c[0])[1]], sum(held)  # the first of equals
 
     def make_room(
         self, run: Run, stored: int, crew: list[Member], live: list[Member], observer: Observer | None
     ) -> bool:
-        """When the memory limit stopped the portfolio by a table about to grow (the memory
-        read and its growth since the last check are below the limit, `Guard.check`'s
-        ``ahead``) while several members search:
-        the member whose tables claim the most retires instead, and True (search on)."""
+        """When the memory limit stopped the portfolio while several members search, with the
+        memory read still below the limit (`Guard.check` counted ahead a table about to grow,
+        or what the members stored since the last check, ``drift``): a member retires
+        instead, and True (search on).  For a table's step, the member whose tables claim
+        the most; else the one holding the most memory for its share, as `relieve` picks
+        (one interval's growth can carry the memory from below `RETIRE_AT` to the limit)."""
         guard = run.guard
-        if run.reason != "memory" or guard.max_rss is None or guard.rss + guard.drift >= guard.max_rss or len(live) < 2:
+        if run.reason != "memory" or guard.max_rss is None or guard.rss >= guard.max_rss or len(live) < 2:
             return False
         if guard.max_stored is not None and stored >= guard.max_stored:
             return False
-        self.retire(max(live, key=lambda x: growth_ahead((x.search,), run.within)), crew, live, observer)
+        if guard.rss + guard.drift < guard.max_rss:  # a table's step tips it
+            old: Member | None = max(live, key=lambda x: growth_ahead((x.search,), run.within))
+        else:
+            old = self.heaviest(crew, live, guard.rss)[0]
+        if old is None:
+            return False
+        self.retire(old, crew, live, observer)
         run.reason = None
         return True
 
