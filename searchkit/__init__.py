@@ -31,7 +31,7 @@ from .observer import Observer
 from .problem import GraphProblem, Problem
 from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result, Stats
 from .solving import make_problem, solve
-from .tables import growth_ahead
+from .tables import attribute_growth, growth_ahead
 from .verify import replay
 
 __version__ = "0.2.0"
@@ -61,6 +61,7 @@ __all__ = [
     "Stats",
     "alternation",
     "astar",
+    "attribute_growth",
     "backward",
     "backward_search",
     "atomic_path",

@@ -81,8 +81,15 @@ def growth_ahead(searches: Iterable[Any], within: int) -> int:
         elif isinstance(search, dict | set):
             total += _table_growth(search, within)
         else:
-            total += sum(_table_growth(value, within) for value in _attributes(search))
+            total += attribute_growth(search, within)
     return total
+
+
+def attribute_growth(obj: Any, within: int) -> int:
+    """The bytes the dictionaries and sets among ``obj``'s attributes would claim in one
+    step each if they grew within ``within`` more entries (for a search whose own
+    ``growth_ahead`` adds the tables of its parts to its own)."""
+    return sum(_table_growth(value, within) for value in _attributes(obj))
 
 
 def _table_growth(value: Any, within: int) -> int:

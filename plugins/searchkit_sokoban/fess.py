@@ -42,7 +42,7 @@ from heapq import heappop, heappush
 from time import process_time
 from typing import Any
 
-from searchkit import InputError, Limits, Observer, Result, growth_ahead, numba_available
+from searchkit import InputError, Limits, Observer, Result, attribute_growth, numba_available
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
@@ -489,8 +489,7 @@ class FeatureSearch:
     def growth_ahead(self, within: int) -> int:
         """The next growth of its tables (`searchkit.tables`): its own dictionaries and its
         features' memos, which the goal fillings met grow without end."""
-        tables = [value for value in vars(self).values() if isinstance(value, dict | set)]
-        return growth_ahead([*tables, self.features], within)
+        return attribute_growth(self, within) + attribute_growth(self.features, within)
 
     def knows(self, state: State) -> bool:
         """True when ``state`` was reached and not proved dead."""
