@@ -146,25 +146,22 @@ def sealed_off(frozen: int, boxes: int, board) -> bool:
     reach = access_reach(frozen, board)
     loose = boxes & ~frozen
     union = 0
-    goals = least = len(reach)
-    options = []
+    options, counts = [], []  # per goal the boxes that can reach it, and how many
     for r in reach:
         r &= loose
         if not r:
             return True
         union |= r
         options.append(r)
-        least = min(least, r.bit_count())
+        counts.append(r.bit_count())
     if loose & ~union:
         return True
     # Hall's condition fails only for some s goals with s - 1 or fewer boxes each: never
     # when the goals with the i fewest boxes have at least i each (most positions)
-    if least >= goals:
+    goals = len(options)
+    if min(counts, default=goals) >= goals or all(c >= i for i, c in enumerate(sorted(counts), 1)):
         return False
-    counts = sorted(r.bit_count() for r in options)
-    if all(c >= i for i, c in enumerate(counts, 1)):
-        return False
-    return not matched([r for r in options if r.bit_count() < goals])  # only those can fail it
+    return not matched([r for r, c in zip(options, counts) if c < goals])  # only those can fail it
 
 
 def matched(options: list[int]) -> bool:
