@@ -249,6 +249,26 @@ def test_suite_instance_file_missing_and_present(tmp_path):
         load_suite(tmp_path / "absent.toml")
 
 
+def test_another_instance_file_replaces_the_suites_instances_and_its_select(tmp_path, monkeypatch):
+    path = write_suite(tmp_path, GOOD.replace("[instances]", '[instances]\nselect = "2"'))
+    assert [i.name for i in load_suite(path).instances] == ["g5"]
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "mine.txt").write_text("a 3 4\nb 4 6\nc 2 2\n")
+    monkeypatch.chdir(work)  # the file is found from where the command runs, not beside the suite
+    suite = load_suite(path, instances="mine.txt")
+    assert [(i.name, i.options) for i in suite.instances] == [("a", {"n": 3}), ("b", {"n": 4}), ("c", {"n": 2})]
+    assert suite.name == "suite on mine" and [c.name for c in suite.configs] == ["plain", "astar-manhattan", "greedy"]
+    assert [i.name for i in load_suite(path, instances="mine.txt", select="3,1").instances] == ["c", "a"]
+    with pytest.raises(InputError, match=r"^--instances: instance file .*absent.txt not found$"):
+        load_suite(path, instances="absent.txt")
+    (work / "twice.txt").write_text("a 3 4\na 4 6\n")
+    with pytest.raises(InputError, match="^--instances: two instances are called 'a'$"):
+        load_suite(path, instances="twice.txt")
+    result = cli(str(path), "--instances", "absent.txt")
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and result.output.startswith("Error: --instances")
+
+
 def test_suite_seeds_paths_and_option_layers(tmp_path):
     body = """
 domain = "benchgrid"

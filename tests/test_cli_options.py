@@ -366,7 +366,7 @@ def table() -> dict[tuple[str, str], object]:
         "engines": {"--json": "tests/test_cli_options.py::test_listings_agree_with_solve"},
         "bench": {
             o: "tests/test_bench.py"
-            for o in ("suite", "--jobs", "--json", "--output", "--resume", "--select", "--timeout")
+            for o in ("suite", "--jobs", "--json", "--output", "--resume", "--select", "--timeout", "--instances")
         }
         | {"--executor": "tests/test_bench_dask.py", "--scheduler": "tests/test_bench_dask.py"},
         "plot": {

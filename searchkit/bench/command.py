@@ -33,6 +33,14 @@ def bench(
     timeout: Annotated[
         float | None, typer.Option("--timeout", help="Per-instance time limit in seconds (overrides the suite).")
     ] = None,
+    instances: Annotated[
+        str | None,
+        typer.Option(
+            "--instances",
+            help="Run the suite's configurations and limits on this instance file instead, e.g. a level "
+            "collection of your own (a path, or a name the domain knows).",
+        ),
+    ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print one JSON document (summary and records) on stdout.")
     ] = False,
@@ -60,7 +68,7 @@ def bench(
 
     err = Console(stderr=True)
     try:
-        loaded = load_suite(suite, select=select, timeout_s=timeout)
+        loaded = load_suite(suite, select=select, timeout_s=timeout, instances=instances)
         pool = make_executor(
             executor, jobs=jobs or (os.cpu_count() if executor == "local" else None), scheduler=scheduler
         )

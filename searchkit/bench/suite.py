@@ -81,9 +81,17 @@ class Suite:
 
 
 def load_suite(
-    path: str | Path, *, select: str | None = None, timeout_s: float | None = None, validate: bool = True
+    path: str | Path,
+    *,
+    select: str | None = None,
+    timeout_s: float | None = None,
+    instances: str | None = None,
+    validate: bool = True,
 ) -> Suite:
-    """Read and check a suite file.  ``select`` and ``timeout_s`` override the file's."""
+    """Read and check a suite file.  ``select`` and ``timeout_s`` override the file's;
+    ``instances``, an instance file (a path from the working directory, or a name the domain
+    knows), takes the place of the suite's ``[instances]``, so its configurations and limits
+    run on another collection (the suite's own ``select`` is dropped with its instances)."""
     path = Path(path)
     where = str(path)
     try:
@@ -116,15 +124,16 @@ def load_suite(
         description=_string(where, "description", data.get("description")) or "",
         options=_options(where, "[options]", _table(where, "[options]", data.get("options", {})), domain, base),
     )
-    instances = _instances(where, _table(where, "[instances]", data.get("instances"), required=True), domain, base)
-    chosen = select if select is not None else data["instances"].get("select")
+    table = _table(where, "[instances]", data.get("instances"), required=True)
+    found = _instances(where, table, domain, base) if instances is None else _named_file(instances, domain)
+    if instances is not None:
+        suite.name = f"{suite.name} on {Path(instances).stem}"  # the results say which collection ran
+    chosen = select if select is not None else table.get("select") if instances is None else None
     key = "--select" if select is not None else "[instances] select"
     suite.indices = (
-        parse_select(chosen, len(instances), f"{where}: {key}")
-        if chosen is not None
-        else list(range(1, len(instances) + 1))
+        parse_select(chosen, len(found), f"{where}: {key}") if chosen is not None else list(range(1, len(found) + 1))
     )
-    suite.instances = [instances[i - 1] for i in suite.indices]
+    suite.instances = [found[i - 1] for i in suite.indices]
     suite.limits = _limits(where, _table(where, "[limits]", data.get("limits", {})))
     if timeout_s is not None:
         if not timeout_s > 0:
@@ -278,17 +287,9 @@ def _instances(where: str, table: dict[Any, Any], domain: Domain, base: Path) ->
     kind = given[0]
     value = table[kind]
     if kind == "file":
-        source = _required_string(where, "[instances] file", value)
-        try:
-            found = domain.load_instances(source, base)
-        except InputError as e:
-            raise InputError(f"{where}: [instances] file: {e}") from None
-        except OSError as e:
-            raise InputError(f"{where}: [instances] file: cannot read {source!r}: {e.strerror or e}") from None
-        instances = list(found)
-        for inst in instances:
-            if not isinstance(inst, Instance):
-                raise InputError(f"{where}: [instances] file: {domain.name} returned {inst!r}, not an Instance")
+        instances = _file_instances(
+            f"{where}: [instances] file", _required_string(where, "[instances] file", value), domain, base
+        )
     elif kind == "seeds":
         if "seed" not in {p.name for p in domain.params}:
             raise InputError(f"{where}: [instances] seeds: domain {domain.name} has no 'seed' option")
@@ -305,11 +306,38 @@ def _instances(where: str, table: dict[Any, Any], domain: Domain, base: Path) ->
         instances = [_inline(where, i, entry, domain, base) for i, entry in enumerate(value, 1)]
     if not instances:
         raise InputError(f"{where}: [instances] {kind}: no instances")
+    return _unique(instances, f"{where}: [instances] {kind}")
+
+
+def _unique(instances: list[Instance], label: str) -> list[Instance]:
+    """``instances``, checked to have no two of one name (results are keyed by it)."""
     names = [inst.name for inst in instances]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
-        raise InputError(f"{where}: [instances] {kind}: two instances are called {dup!r}")
+        raise InputError(f"{label}: two instances are called {dup!r}")
     return instances
+
+
+def _named_file(source: str, domain: Domain) -> list[Instance]:
+    """``--instances``: a file from the working directory, in place of the suite's instances."""
+    found = _file_instances("--instances", source, domain, Path.cwd())
+    if not found:
+        raise InputError(f"--instances: no instances in {source!r}")
+    return _unique(found, "--instances")
+
+
+def _file_instances(label: str, source: str, domain: Domain, base: Path) -> list[Instance]:
+    """The instances the domain reads from ``source`` (relative to ``base``); errors begin with ``label``."""
+    try:
+        found = list(domain.load_instances(source, base))
+    except InputError as e:
+        raise InputError(f"{label}: {e}") from None
+    except OSError as e:
+        raise InputError(f"{label}: cannot read {source!r}: {e.strerror or e}") from None
+    for inst in found:
+        if not isinstance(inst, Instance):
+            raise InputError(f"{label}: {domain.name} returned {inst!r}, not an Instance")
+    return found
 
 
 def _inline(where: str, i: int, entry: Any, domain: Domain, base: Path) -> Instance:
