@@ -84,6 +84,16 @@ def test_level_from_file(tmp_path):
     path.write_text(SIMPLE)
     assert load_level(str(path)).rows[1] == "#@$.#"
     assert load_level("one.txt", base_dir=tmp_path).rows[1] == "#@$.#"
+    two = tmp_path / "two.txt"
+    two.write_text("; A\n\n" + SIMPLE + "\n; B\n\n#####\n#.$@#\n#####\n")
+    assert load_level(f"{two}:2").rows[1] == "#.$@#"  # a file's level picked as bundled ones are
+    assert load_level("two.txt:B", base_dir=tmp_path).title == "B"
+    with pytest.raises(InputError, match="already picks level 2"):
+        load_level(f"{two}:2", "1")
+    with pytest.raises(InputError, match="out of range"):
+        load_level(f"{two}:3")
+    with pytest.raises(InputError, match=r"not found .*FILE:N"):
+        load_level(f"{tmp_path / 'three.txt'}:1")
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ class SokobanDomain(Domain[SokobanProblem]):
             str,
             None,
             argument=True,
-            help="level file (one level or a collection) or a bundled set, e.g. microban:11",
+            help="level file (one level or a collection) or a bundled set, e.g. microban:11 or levels.txt:3",
         ),
         Param("level", str, None, help="which level of a collection: its number (1-based) or title"),
         Param("optimize", str, "pushes", help="cost to minimise: pushes, or moves (walk steps + pushes)"),

@@ -283,16 +283,19 @@ def split_source(source: str) -> tuple[str, str | None] | None:
 
 
 def read_source(source: str, base_dir: Path | None = None) -> tuple[list[Level], str | None, str]:
-    """Levels of a path or bundled name, the level the name picks (if any), a label."""
-    path = Path(source)
-    if base_dir is not None and not path.is_absolute():
-        path = base_dir / path
+    """Levels of a path or bundled name, the level the name picks (if any: ``microban:11``,
+    ``levels.txt:3``), a label."""
+    path = _resolve(source, base_dir)
     bundled = split_source(source)
     if bundled is not None and not path.exists():
         name, which = bundled
         return parse_levels(bundled_text(name), name), which, name
     if not path.exists():
-        hint = f" (bundled: {', '.join(bundled_names())}, e.g. microban:11)"
+        head, colon, which = source.rpartition(":")
+        if colon and head and which and _resolve(head, base_dir).is_file():  # a file's level, as microban:11
+            levels, _picked, label = read_source(head, base_dir)
+            return levels, which, label
+        hint = f" (bundled: {', '.join(bundled_names())}, e.g. microban:11; a file's level: FILE:N)"
         raise InputError(f"level file {source!r} not found{hint}")
     if path.is_dir():
         raise InputError(f"level file {source!r} is a directory")
@@ -307,6 +310,12 @@ def read_source(source: str, base_dir: Path | None = None) -> tuple[list[Level],
     if not text.strip():
         raise InputError(f"level file {source!r} is empty")
     return parse_levels(text, path.name), None, path.name
+
+
+def _resolve(source: str, base_dir: Path | None) -> Path:
+    """The path ``source`` names, relative ones from ``base_dir`` when given."""
+    path = Path(source)
+    return base_dir / path if base_dir is not None and not path.is_absolute() else path
 
 
 def decode_level_bytes(data: bytes) -> str:
