@@ -267,6 +267,13 @@ def test_another_instance_file_replaces_the_suites_instances_and_its_select(tmp_
         load_suite(path, instances="twice.txt")
     result = cli(str(path), "--instances", "absent.txt")
     assert result.exit_code == 2 and result.output.count("\n") == 1 and result.output.startswith("Error: --instances")
+    out = tmp_path / "r.jsonl"  # results of one collection are not resumed as another's
+    assert [
+        r["suite"] for r in run_suite(load_suite(path, instances="mine.txt", select="1"), jobs=1, output=out).records
+    ] == ["suite on mine"] * 3
+    (work / "other.txt").write_text("a 3 4\n")
+    with pytest.raises(InputError, match="belongs to suite 'suite on mine', not 'suite on other'"):
+        run_suite(load_suite(path, instances="other.txt"), jobs=1, output=out, resume=True)
 
 
 def test_suite_seeds_paths_and_option_layers(tmp_path):
