@@ -107,6 +107,11 @@ def test_load_instances_for_the_bench(tmp_path):
     assert [i.name for i in found] == ["a", "b"]
     job, result = solve(found[1].options)
     assert result.solved and result.cost == 1
+    # a title that is another level's number (Aymeric du Peloux's collection titles its 269th "11")
+    (tmp_path / "clash.txt").write_text("#####\n#@$.#\n#####\n\n; 1\n\n#####\n#.$@#\n#####\n")
+    clash = dom.load_instances("clash.txt", tmp_path)
+    assert [(i.name, i.options["level"]) for i in clash] == [("1 (#1)", "1"), ("1 (#2)", "2")]
+    assert [i.name for i in dom.load_instances(f"{tmp_path / 'two.txt'}:b", Path("."))] == ["b"]
 
 
 def test_suite_files_parse():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -323,9 +324,18 @@ class SokobanDomain(Domain[SokobanProblem]):
         path = Path(source)
         if not path.is_absolute() and (base_dir / path).exists():
             source = str((base_dir / path).resolve())
-        base = source.partition(":")[0] if picked is not None else source
+        base = source[: -len(picked) - 1] if picked is not None else source  # less ":N" (a path may hold ":")
         if picked is not None:
             from .levels import select
 
             levels = [select(levels, picked, base)]
-        return [Instance(name=lv.label, options={"level_file": base, "level": str(lv.number)}) for lv in levels]
+        # results are keyed by name: a title another level has (a level titled "11" beside an
+        # untitled eleventh) gets its number too
+        labels = Counter(lv.label for lv in levels)
+        return [
+            Instance(
+                name=lv.label if labels[lv.label] == 1 else f"{lv.label} (#{lv.number})",
+                options={"level_file": base, "level": str(lv.number)},
+            )
+            for lv in levels
+        ]
