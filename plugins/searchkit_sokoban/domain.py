@@ -321,10 +321,10 @@ class SokobanDomain(Domain[SokobanProblem]):
     def load_instances(self, source: str, base_dir: Path) -> list[Instance]:
         """One instance per level of a file or bundled set (``microban``, ``microban:11``)."""
         levels, picked, _label = read_source(source, base_dir)
-        path = Path(source)
-        if not path.is_absolute() and (base_dir / path).exists():
-            source = str((base_dir / path).resolve())
         base = source[: -len(picked) - 1] if picked is not None else source  # less ":N" (a path may hold ":")
+        path = Path(base)
+        if not path.is_absolute() and (base_dir / path).exists():
+            base = str((base_dir / path).resolve())
         if picked is not None:
             from .levels import select
 
