@@ -99,6 +99,20 @@ def test_the_gateway_search_gives_up_past_its_children_limit(monkeypatch):
     assert needed // 2 < sum(generated) <= needed // 2 + max(generated)
 
 
+def test_the_gateway_search_gives_up_past_its_cpu_seconds(monkeypatch):
+    # where each push is costly to prune the positions alone are no bound (Sasquatch III 46:
+    # 11.8 s); the clock is read after each expansion
+    from searchkit_sokoban import gateway
+
+    problem = SokobanProblem(Board(load_level("microban:153")), None)
+    ticks = iter(range(1000))
+    monkeypatch.setattr(gateway, "process_time", lambda: next(ticks))  # one "second" a reading
+    assert find_gateway(problem, seconds=5) is None
+    assert next(ticks) == 7  # the start's reading, then six expansions, the sixth past 5 s
+    monkeypatch.setattr(gateway, "process_time", lambda: 0.0)
+    assert find_gateway(problem, seconds=5) is not None  # the same search with time to spare
+
+
 @pytest.mark.slow
 def test_the_default_engine_solves_microban_153_in_ten_seconds():
     job = prepare("sokoban", {"level_file": "microban:153"})

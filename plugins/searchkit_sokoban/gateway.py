@@ -24,24 +24,32 @@ keeps a solution, which then passes through the gateway like any other path.
 from __future__ import annotations
 
 from collections import deque
+from time import process_time
 from weakref import WeakKeyDictionary
 
 GATEWAY_BUDGET = 3000  # positions; about 0.2 s of breadth-first search
 # children generated before giving up (no gateway): a layer is whole or not at all, and on a
 # level of hundreds of boxes one layer has millions; the bundled levels' most is 46,794
 GATEWAY_CHILDREN = 100_000
+# CPU seconds before giving up: where each push is costly to prune (corral proofs on a dense
+# level) the positions alone took 11.8 s (Sasquatch III 46) and 2 s (Microban II 131), all of
+# it before any member of the default searched; a gateway found in the bundled sets, Sasquatch
+# and Sasquatch III took 0.4 s at most
+GATEWAY_SECONDS = 1.0
 
 
 def find_gateway(
-    problem, budget: int = GATEWAY_BUDGET, children_limit: int = GATEWAY_CHILDREN
+    problem, budget: int = GATEWAY_BUDGET, children_limit: int = GATEWAY_CHILDREN, seconds: float = GATEWAY_SECONDS
 ) -> tuple[list, list] | None:
     """``(pushes, states)`` from the start to the deepest gateway, or None for the start.
 
     ``problem`` is a plain pushes-mode `SokobanProblem` (no macros: they may skip a
     solution's positions).  None too when the search meets a goal or runs out of
-    positions within the budget, or generates more than ``children_limit`` children
-    first (it runs before any search's limits apply): the searches handle those levels.
+    positions within the budget, or generates more than ``children_limit`` children or
+    spends more than ``seconds`` of CPU first (it runs before any search's limits apply):
+    the searches handle those levels.
     """
+    began = process_time()
     start = problem.initial_state()
     if problem.is_goal(start):
         return None
@@ -56,7 +64,7 @@ def find_gateway(
             kids = []
             successors = problem.successors(state)
             generated += len(successors)
-            if generated > children_limit:
+            if generated > children_limit or process_time() - began > seconds:
                 return None
             for action, child, _cost in successors:
                 if problem.is_goal(child):
