@@ -59,12 +59,18 @@ def tiny_levels(draw: st.DrawFn, max_boxes: int = 3) -> str:
     return "\n".join(lines)
 
 
-def check_detectors(text: str) -> None:
+def board_of(text: str) -> Board:
+    """The board of a drawn level; the draw is discarded when the level is refused (e.g. a
+    box the player can never reach)."""
     try:
-        board = Board(parse_level(text))
+        return Board(parse_level(text))
     except InputError:
-        assume(False)  # e.g. a box the player can never reach: the level is refused
-        return
+        assume(False)
+        raise  # not reached: assume(False) discards the draw
+
+
+def check_detectors(text: str) -> None:
+    board = board_of(text)
     assume(not board.impossible)
     _board, states, dist = space(text)
     assume(len(states) <= MAX_STATES)
@@ -109,11 +115,7 @@ def square_by_square_pulls(seed: int, free: int, offsets) -> int:
 
 
 def check_pull_flood(text: str, data: st.DataObject) -> None:
-    try:
-        board = Board(parse_level(text))
-    except InputError:
-        assume(False)
-        return
+    board = board_of(text)
     floor = bits(board.floor)
     walls = data.draw(st.sets(st.sampled_from(floor)))  # e.g. boxes frozen on goals
     free = board.floor & ~sum(1 << x for x in walls)
@@ -157,11 +159,7 @@ def box_and_player_reach(goal: int, free: int, offsets) -> int:
 
 
 def check_access_reach(text: str, data: st.DataObject) -> None:
-    try:
-        board = Board(parse_level(text))
-    except InputError:
-        assume(False)
-        return
+    board = board_of(text)
     assume(board.goal_list)
     walls = sum(1 << g for g in data.draw(st.sets(st.sampled_from(board.goal_list))))  # boxes on goals
     free = board.floor & ~walls
