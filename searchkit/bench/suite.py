@@ -125,10 +125,13 @@ def load_suite(
         options=_options(where, "[options]", _table(where, "[options]", data.get("options", {})), domain, base),
     )
     table = _table(where, "[instances]", data.get("instances"), required=True)
-    found = _instances(where, table, domain, base) if instances is None else _named_file(instances, domain)
-    if instances is not None:
+    if instances is None:
+        found = _instances(where, table, domain, base)
+        chosen = select if select is not None else table.get("select")
+    else:  # another file: the suite's select named its own instances
+        found = _named_file(instances, domain)
         suite.name = f"{suite.name} on {Path(instances).stem}"  # the results say which collection ran
-    chosen = select if select is not None else table.get("select") if instances is None else None
+        chosen = select
     key = "--select" if select is not None else "[instances] select"
     suite.indices = (
         parse_select(chosen, len(found), f"{where}: {key}") if chosen is not None else list(range(1, len(found) + 1))
