@@ -124,6 +124,10 @@ class Guard:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
+    def left(self) -> float | None:
+        """Seconds to the deadline (negative past it), or None with no time limit."""
+        return None if self.deadline is None else self.deadline - time.perf_counter()
+
     def next_check(self, expanded: int) -> int:
         """The expansion count at which the engine should call `check` again.
 

@@ -955,6 +955,24 @@ def test_a_slow_member_takes_turns_its_pace_does_in_turn_seconds(monkeypatch):
     began = time.perf_counter()
     result = solve(Two(), "portfolio", members="search:slow,search:fast", solo=0, limits=Limits(timeout_s=2.0))
     assert result.status == LIMIT and result.stats.limit_reason == "time"
-    assert time.perf_counter() - began < 2.0 + 0.1 + 32 * 0.02  # its first turn, before its pace is known
-    assert len(slow.budgets) > 3 and max(slow.budgets[2:]) <= 2  # 0.05 s at 0.02 s an expansion
+    assert time.perf_counter() - began < 2.0 + 0.1
+    assert slow.budgets[0] == 1 and fast.budgets[0] == 1  # a first turn tells the pace
+    assert len(slow.budgets) > 3 and max(slow.budgets[1:]) <= 2  # 0.05 s at 0.02 s an expansion
     assert max(fast.budgets) > 20  # a fast member's turns are as before
+
+
+def test_a_turn_ends_at_the_deadline_not_a_turn_past_it():
+    """Near the deadline a turn is what the member's pace does in the time left: a FESS
+    search's first 32 expansions on a dense level took 1.6 s and ended a 4 s limit at 4.8 s."""
+    slow = _Slow(0.02)  # 32 expansions: 0.64 s, past the 0.3 s limit
+
+    class One:
+        def member_search(self, name, observer=None):
+            return slow
+
+    began = time.perf_counter()
+    result = solve(One(), "portfolio", members="search:slow", solo=0, limits=Limits(timeout_s=0.3))
+    took = time.perf_counter() - began
+    assert result.stats.limit_reason == "time"
+    assert took < 0.3 + 0.1, took  # a turn or two of 0.02 s past it at most, and the set-up
+    assert slow.budgets[0] == 1 and max(slow.budgets) < 0.3 / 0.02 + 2
