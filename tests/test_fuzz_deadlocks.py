@@ -176,3 +176,42 @@ def test_a_goals_access_reach_is_every_box_and_player_state_that_leads_to_it(pro
     profile.run(
         st.tuples(tiny_levels(), st.data()), lambda drawn: check_access_reach(*drawn), examples=60, deadline_s=20.0
     )
+
+
+@st.composite
+def goal_options(draw: st.DrawFn) -> tuple[list[int], list[int], dict[int, int] | None]:
+    """Two option lists for the same goals (per goal a mask of the boxes that can reach it;
+    the second one a push later: a box gone, a box come) and a start matching for it taken
+    from the first, as `sealed_off` hands `matching` the last one."""
+    from searchkit_sokoban.deadlocks import matching
+
+    goals = draw(st.integers(1, 7))
+    before = [draw(st.integers(0, (1 << 9) - 1)) for _ in range(goals)]
+    gone, come = draw(st.integers(0, 8)), draw(st.integers(0, 8))
+    after = [(r & ~(1 << gone)) | (draw(st.booleans()) << come) for r in before]
+    return before, after, matching(before)
+
+
+def check_matching(drawn: tuple[list[int], list[int], dict[int, int] | None]) -> None:
+    import networkx as nx
+    from searchkit_sokoban.deadlocks import matching
+
+    _before, options, start = drawn
+    graph = nx.Graph()
+    graph.add_nodes_from(("goal", g) for g in range(len(options)))
+    graph.add_edges_from((("goal", g), ("box", b)) for g, r in enumerate(options) for b in bits(r))
+    goals = [("goal", g) for g in range(len(options))]
+    size = len(nx.bipartite.maximum_matching(graph, top_nodes=goals)) // 2
+    for given in (None, start):
+        owner = matching(options, given)
+        assert (owner is not None) == (size == len(options)), (options, given)
+        if owner is not None:  # a box of its own for every goal, one it can reach
+            assert sorted(owner.values()) == list(range(len(options)))
+            assert all(options[goal] & bit for bit, goal in owner.items())
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_hall_matching_from_nothing_or_from_the_last_one_is_a_maximum_matching(profile: Profile) -> None:
+    """`matching`, made afresh or repaired from the matching before a push, finds a box for
+    every goal exactly when networkx's maximum matching does."""
+    profile.run(goal_options(), check_matching, examples=200, deadline_s=20.0)

@@ -231,7 +231,7 @@ def test_a_push_that_takes_the_last_box_away_from_a_goal_behind_frozen_boxes_is_
     assert "seal a goal or a box off (after the push of the box at row 10, column 12)" in str(dead)
     # one push earlier, the box still on (9,10), this cut of the level is dead too, though each
     # empty goal alone has a box that can reach it: (8,11) and (9,11) share that one box
-    # (Hall's test, `matched`).  A breadth-first search of the cut with no pruning agrees
+    # (Hall's test, `matching`).  A breadth-first search of the cut with no pruning agrees
     # (no solution in its 139,759 positions)
     before = boxes ^ (1 << pushed) | (1 << square(board, 9, 10))
     dead = SokobanProblem(board).pruning.dead_end(before, square(board, 9, 9), square(board, 9, 10))
@@ -241,13 +241,13 @@ def test_a_push_that_takes_the_last_box_away_from_a_goal_behind_frozen_boxes_is_
 def _alive_by(reach: list[int], loose: int, hall: bool) -> bool:
     """What `sealed_off` says with these reach sets: each goal has a box that can reach it,
     each box a goal, and (``hall``) the goals a box of their own each."""
-    from searchkit_sokoban.deadlocks import matched
+    from searchkit_sokoban.deadlocks import matching
 
     options = [r & loose for r in reach]
     union = 0
     for r in options:
         union |= r
-    return all(options) and not loose & ~union and (not hall or matched(options))
+    return all(options) and not loose & ~union and (not hall or matching(options) is not None)
 
 
 @pytest.mark.parametrize(
@@ -264,7 +264,7 @@ def _alive_by(reach: list[int], loose: int, hall: bool) -> bool:
 def test_goals_behind_boxes_frozen_on_goals_are_sealed_only_when_dead(text, only):
     """Every position of a small level that `sealed_off` calls dead is dead in the level's
     whole push graph, and on some of them only one of its tests sees it: Hall's condition
-    (`matched`; each goal alone has a box that can reach it), or the player's way round to
+    (`matching`; each goal alone has a box that can reach it), or the player's way round to
     each push (`access_reach`; the walls alone, with Hall's condition, let every goal have a
     box)."""
     from searchkit_sokoban.access import access_reach

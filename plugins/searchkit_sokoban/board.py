@@ -261,6 +261,7 @@ class Board:
         self._axes()
         self.sealed_cache: dict[int, list[int]] = {}  # for `deadlocks.goal_reach` (`Features.stranded`)
         self.access_cache: dict[int, list[int]] = {}  # for `access.access_reach`
+        self.hall_memo: tuple[int, dict[int, int] | None] = (0, None)  # `deadlocks.sealed_off`'s last matching
 
     # -- components of the floor without one square ----------------------------------
     def _components(self) -> None:
