@@ -261,7 +261,7 @@ class Board:
         self._axes()
         self.sealed_cache: dict[int, list[int]] = {}  # for `deadlocks.goal_reach` (`Features.stranded`)
         self.access_cache: dict[int, list[int]] = {}  # for `access.access_reach`
-        self.hall_memo: tuple[int, dict[int, int] | None] = (0, None)  # `deadlocks.sealed_off`'s last matching
+        self.hall_memo: dict[int, dict[int, int]] = {}  # for `deadlocks.sealed_off`: a matching per frozen boxes
 
     # -- components of the floor without one square ----------------------------------
     def _components(self) -> None:
