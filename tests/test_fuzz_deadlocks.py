@@ -202,8 +202,10 @@ def check_matching(drawn: tuple[list[int], list[int], dict[int, int] | None]) ->
     graph.add_edges_from((("goal", g), ("box", b)) for g, r in enumerate(options) for b in bits(r))
     goals = [("goal", g) for g in range(len(options))]
     size = len(nx.bipartite.maximum_matching(graph, top_nodes=goals)) // 2
-    for given in (None, start):
-        owner = matching(options, given)
+    held = {bit: goal for bit, goal in (start or {}).items() if options[goal] & bit}  # the pairs that still hold
+    unmatched = [goal for goal in range(len(options)) if goal not in held.values()]
+    for given in (None, (held, unmatched)):
+        owner = matching(options) if given is None else matching(options, *given)
         assert (owner is not None) == (size == len(options)), (options, given)
         if owner is not None:  # a box of its own for every goal, one it can reach
             assert sorted(owner.values()) == list(range(len(options)))

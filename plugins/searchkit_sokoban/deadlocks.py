@@ -153,7 +153,10 @@ def sealed_off(frozen: int, boxes: int, board) -> bool:
     memo = board.hall_memo
     last = memo.get(frozen)
     if last is not None and len(reach) == loose.bit_count():
-        owner = matching([r & loose for r in reach], last)
+        then, owner = last  # the loose boxes then, every one held by a goal
+        owner = dict(owner)
+        unmatched = [owner.pop(1 << x) for x in bits(then & ~loose)]  # their goals lost them
+        owner = matching([r & loose for r in reach], owner, unmatched)
     else:
         union = 0
         options, counts = [], []  # per goal the boxes that can reach it, and how many
@@ -176,24 +179,21 @@ def sealed_off(frozen: int, boxes: int, board) -> bool:
         return True
     if len(memo) >= HALL_MEMO:
         memo.clear()
-    memo[frozen] = owner
+    memo[frozen] = (loose, owner)
     return False
 
 
-def matching(options: list[int], start: dict[int, int] | None = None) -> dict[int, int] | None:
+def matching(
+    options: list[int], start: dict[int, int] | None = None, unmatched: list[int] | None = None
+) -> dict[int, int] | None:
     """A box of its own for each goal, ``options`` per goal the boxes (a mask of squares) that
     can reach it: ``{box bit: goal}``, or None when Hall's condition fails (a box that two
     goals behind one door both need, where each goal alone passes).  Kuhn's augmenting paths
-    over masks, the goals with fewest boxes first (most are matched at once), from the pairs
-    of ``start`` that still hold (a matching of these goals with other boxes): an unmatched
-    goal that no augmenting path reaches has no box in any matching."""
-    owner: dict[int, int] = {}  # a box (its bit) -> the goal holding it
-    held = 0  # the goals holding a box, as bits
-    if start:
-        for bit, goal in start.items():
-            if options[goal] & bit:
-                owner[bit] = goal
-                held |= 1 << goal
+    over masks, the goals with fewest boxes first (most are matched at once), from nothing
+    or from ``start`` (taken over): pairs that hold, which leave the goals ``unmatched``
+    without a box.  A goal no augmenting path reaches has no box in any matching."""
+    owner: dict[int, int] = {} if start is None else start  # a box (its bit) -> the goal holding it
+    goals = range(len(options)) if unmatched is None else unmatched
 
     def augment(goal: int, seen: list[int]) -> bool:
         free = options[goal] & ~seen[0]
@@ -207,9 +207,7 @@ def matching(options: list[int], start: dict[int, int] | None = None) -> dict[in
                 return True
         return False
 
-    for goal in sorted(range(len(options)), key=lambda g: options[g].bit_count()):
-        if held >> goal & 1:
-            continue
+    for goal in sorted(goals, key=lambda g: options[g].bit_count()):
         left = options[goal]
         while left:  # a box no goal holds yet
             bit = left & -left
