@@ -189,35 +189,33 @@ def matching(
     """A box of its own for each goal, ``options`` per goal the boxes (a mask of squares) that
     can reach it: ``{box bit: goal}``, or None when Hall's condition fails (a box that two
     goals behind one door both need, where each goal alone passes).  Kuhn's augmenting paths
-    over masks, the goals with fewest boxes first (most are matched at once), from nothing
+    over masks, a free box before any path, the goals with fewest boxes first, from nothing
     or from ``start`` (taken over): pairs that hold, which leave the goals ``unmatched``
     without a box.  A goal no augmenting path reaches has no box in any matching."""
     owner: dict[int, int] = {} if start is None else start  # a box (its bit) -> the goal holding it
     goals = range(len(options)) if unmatched is None else unmatched
+    taken = [sum(owner)]  # the boxes held, one mask (their bits are distinct)
 
     def augment(goal: int, seen: list[int]) -> bool:
-        free = options[goal] & ~seen[0]
-        while free:
+        free = options[goal] & ~taken[0]
+        if free:  # a box no goal holds: the path ends here (looked for before any other)
             bit = free & -free
-            free ^= bit
+            owner[bit] = goal
+            taken[0] |= bit
+            return True
+        held = options[goal] & ~seen[0]
+        while held:
+            bit = held & -held
+            held ^= bit
             seen[0] |= bit
-            other = owner.get(bit)
-            if other is None or augment(other, seen):
+            if augment(owner[bit], seen):
                 owner[bit] = goal
                 return True
         return False
 
     for goal in sorted(goals, key=lambda g: options[g].bit_count()):
-        left = options[goal]
-        while left:  # a box no goal holds yet
-            bit = left & -left
-            if bit not in owner:
-                owner[bit] = goal
-                break
-            left ^= bit
-        else:
-            if not augment(goal, [0]):
-                return None
+        if not augment(goal, [0]):
+            return None
     return owner
 
 
