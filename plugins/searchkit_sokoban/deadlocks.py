@@ -154,8 +154,11 @@ def sealed_off(frozen: int, boxes: int, board) -> bool:
     last = memo.get(frozen)
     if last is not None and len(reach) == loose.bit_count():
         then, owner = last  # the loose boxes then, every one held by a goal
-        owner = dict(owner)
-        unmatched = [owner.pop(1 << x) for x in bits(then & ~loose)]  # their goals lost them
+        owner, gone, unmatched = dict(owner), then & ~loose, []
+        while gone:  # a box or two: their goals lost them
+            bit = gone & -gone
+            gone ^= bit
+            unmatched.append(owner.pop(bit))
         owner = matching([r & loose for r in reach], owner, unmatched)
     else:
         union = 0
