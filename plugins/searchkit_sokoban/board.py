@@ -128,6 +128,7 @@ def mask_of(squares: Iterable[int]) -> int:
     return out
 
 
+FEW_BITS = 12  # fewer set bits are read one at a time (about where the two ways cost alike)
 _BYTE_SQUARES: list[list[tuple[int, ...]]] = []  # per byte of a mask, the squares of each of its 256 values
 
 
@@ -137,7 +138,15 @@ def bits(mask: int) -> list[int]:
     A byte at a time from a table, not a bit at a time (``mask & -mask``, four operations
     on the whole int a bit): Sasquatch II 40's 52 boxes on 540 squares in 3.9 us against
     8.1 us (25 on 420: 3.1 against 3.9), where the aimed searches' matching converts every
-    position they make."""
+    position they make.  A bit at a time below `FEW_BITS` set, where a byte at a time pays
+    for every byte of the board: 3 of 400 squares in 0.3 us against 1.05."""
+    if mask.bit_count() <= FEW_BITS:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
     nbytes = (mask.bit_length() + 7) >> 3
     table = _BYTE_SQUARES
     while len(table) < nbytes:  # grown to the largest board met (~23 kB a byte)
