@@ -270,7 +270,8 @@ class Board:
         self._axes()
         self.sealed_cache: dict[int, list[int]] = {}  # for `deadlocks.goal_reach` (`Features.stranded`)
         self.access_cache: dict[int, list[int]] = {}  # for `access.access_reach`
-        self.hall_memo: dict[int, dict[int, int]] = {}  # for `deadlocks.sealed_off`: a matching per frozen boxes
+        # for `deadlocks.sealed_off`: per set of frozen boxes, the loose boxes and their goals last
+        self.hall_memo: dict[int, tuple[int, dict[int, int]]] = {}
 
     # -- components of the floor without one square ----------------------------------
     def _components(self) -> None:

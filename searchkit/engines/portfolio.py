@@ -544,10 +544,9 @@ def portfolio(
                 retirement.relieve(crew, live, run.guard.rss, observer, run.guard.ahead)
         ahead = leader(live) if lead > 1 else None
         m = min(live, key=lambda x: x.spent / (x.share * (lead if x is ahead else 1.0)))  # most behind its share
-        left = run.guard.left()
-        if m.take_turn(m.turn(min(BATCH, run.next_check - expanded), left)) >= TURN_SECONDS or (
-            left is not None and left < TURN_SECONDS  # never past the next check
-        ):
+        left = run.guard.left()  # seconds to the deadline
+        most = min(BATCH, run.next_check - expanded)  # never past the next check
+        if m.take_turn(m.turn(most, left)) >= TURN_SECONDS or (left is not None and left < TURN_SECONDS):
             run.next_check = expanded  # a long turn or the deadline near: the clock now, not when the counts come
         met = _meeting(m, crew) if meet and m.search.status != SOLVED else None
         if m.search.status == SOLVED:
