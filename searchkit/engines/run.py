@@ -86,10 +86,10 @@ class Run:
     def rest(self) -> Limits:
         """The limits left for a search run next: the time and expansions not yet used
         (the same interrupt, so Ctrl-C stops it too)."""
-        limits, guard = self.guard.limits, self.guard
+        limits, left = self.guard.limits, self.guard.left()
         return dataclasses.replace(
             limits,
-            timeout_s=None if limits.timeout_s is None else max(0.0, limits.timeout_s - guard.elapsed()),
+            timeout_s=None if left is None else max(0.0, left),
             max_expanded=None if limits.max_expanded is None else max(0, limits.max_expanded - self.expanded),
         )
 
