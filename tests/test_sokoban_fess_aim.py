@@ -200,8 +200,10 @@ def test_the_members_aim_at_both_rankings_or_at_one():
     assert isinstance(far, AimLanes) and all(lane.back is far.lanes[0].back for lane in far.lanes)
     assert far.lanes[0].back.far is not None and far.lanes[0].name == "fess-aim-far"
     assert isinstance(near, AimSearch) and near.back.far is None
-    assert isinstance(both, AimLanes) and [lane.back.far is not None for lane in both.lanes] == [False, True, True]
-    assert [lane.open_positions for lane in far.lanes] == [EARLY_POSITIONS, OPEN_POSITIONS]
+    assert isinstance(both, AimLanes)
+    assert [lane.back.far is not None for lane in both.lanes] == [False, True, True, True]
+    assert [lane.open_positions for lane in far.lanes] == [EARLY_POSITIONS, OPEN_POSITIONS, EARLY_POSITIONS]
+    assert [(lane.ordered, lane.again) for lane in far.lanes] == [(False, False), (False, False), (True, True)]
 
 
 def test_ordered_makes_every_lane_fill_its_aim_in_a_packing_order():
@@ -216,6 +218,30 @@ def test_ordered_makes_every_lane_fill_its_aim_in_a_packing_order():
     assert lanes == [False, False] and ordered_lanes == [True, True]
     assert len(layers) == 1 and len(layers[0]) == 1  # one layer: any order
     assert sum(len(area) for area in ordered_layers) > len(ordered_layers)  # some area has an order
+
+
+def test_a_lane_that_aims_again_takes_the_aims_its_ranking_gave_in_order_and_fills_them_in_order():
+    lanes = AimLanes(problem("sasquatch:10"), lanes=(Lane(FAR, 200), Lane(FAR, 200, ordered=True, again=True)))
+    first, again = lanes.lanes
+    while first.ahead is None:
+        lanes.step(1)
+    assert again.ahead is None  # ties go to the first lane
+    first.since = first.ahead.stored - 10**9  # the first lane stalls: the other's turn
+    while again.ahead is None:
+        lanes.step(1)
+    assert again.ahead.hotspots.aim == first.ahead.hotspots.aim == first.back.given[0]
+    assert again.ordered and not first.ordered and len(first.back.given) == 1  # no new aim taken
+    again.ahead.status = "no solution"  # its way to that aim tried: the next aim is a new one
+    again.ahead.fresh = []
+    again._ahead(0)
+    while again.ahead is None:
+        lanes.step(1)
+    assert again.ahead.hotspots.aim == first.back.given[1] != first.back.given[0]
+
+
+def test_every_lane_ordered_leaves_out_the_lane_that_would_repeat_another():
+    lanes = aimed_search(problem("sasquatch:10"), aims="far", ordered=True)
+    assert isinstance(lanes, AimLanes) and [(lane.ordered, lane.again) for lane in lanes.lanes] == [(True, False)] * 2
 
 
 def test_the_lanes_of_one_ranking_share_its_backward_search_counted_once():

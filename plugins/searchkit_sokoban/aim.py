@@ -19,7 +19,8 @@ positions the rest of the way (`FessSearch` with ``endgame``, `endgame`; with nu
 `AimSearch` runs the two in turn: the backward search till it has stored ``open_positions``
 positions, then the forward one.  `AimLanes` runs several in turns, the forward search that
 gains on its aim taking the turns: nearest the start after 90,000 stored positions,
-farthest from the goals after 30,000 and, from the same backward search, after 90,000
+farthest from the goals after 30,000 and, from the same backward search, after 90,000, and
+again where those two aimed, in that order, filling each aim in its packing order
 (`LANES`).  It is the portfolio's member ``search:fess-aim`` (``search:fess-aim-near`` and
 ``search:fess-aim-far``: one ranking's lanes alone) and the engine ``sokoban-fess-aim``
 (``-P aims=near|far|both``; ``-P open_positions=N``: one lane a ranking, after N;
@@ -63,15 +64,25 @@ EARLY_POSITIONS = 30_000  # a shorter look: its first aims are nearer the goals
 class Lane(NamedTuple):
     """One forward search of `AimLanes`: aimed at ``ranking``'s open positions (the lanes of
     one ranking share its backward search), setting out after ``after`` stored positions,
-    filling its aim in a packing order when ``ordered``."""
+    filling its aim in a packing order when ``ordered``; with ``again``, aiming at the
+    positions its ranking gave the other lanes, in the order given, before any new one."""
 
     ranking: str
     after: int
     ordered: bool = False
+    again: bool = False
 
 
 Lanes = tuple[Lane, ...]
-LANES: Lanes = (Lane(NEAR, OPEN_POSITIONS), Lane(FAR, EARLY_POSITIONS), Lane(FAR, OPEN_POSITIONS))
+# the fourth lane: the aim the second lane stalls short of, filled in order, takes Sasquatch
+# II 42 in 4 s alone (the default, in any order: not in 120 s); an ordered lane with an aim
+# of its own (the next best) did not take it in 60 s
+LANES: Lanes = (
+    Lane(NEAR, OPEN_POSITIONS),
+    Lane(FAR, EARLY_POSITIONS),
+    Lane(FAR, OPEN_POSITIONS),
+    Lane(FAR, EARLY_POSITIONS, ordered=True, again=True),
+)
 AIM_SECONDS = 0.0  # CPU seconds of the forward search per aim before the next (0: till it runs out)
 KEEP = 8  # the most open positions kept as aims
 BATCH = 64  # expansions per turn when it runs alone
@@ -98,6 +109,7 @@ class OpenPullSearch(PullFessSearch):
             self.far = [-pulls.get(x, 0) for x in range(board.size)]
         self.best: list[tuple[Score, int]] = []  # the most open positions' ranks and boxes, best first
         self.taken: set[int] = set()  # the boxes of the positions `aim` gave
+        self.given: list[int] = []  # the same, in the order given (`Lane.again`)
         super().__init__(problem, name=FESS_AIM_FAR if far else FESS_AIM_NEAR, observer=observer)
         self.total = self.best_packed = 0  # openness has no "n of total" to report
 
@@ -132,6 +144,7 @@ class OpenPullSearch(PullFessSearch):
             return None
         _rank, boxes = self.best.pop(0)
         self.taken.add(boxes)
+        self.given.append(boxes)
         return boxes
 
 
@@ -203,9 +216,11 @@ class AimSearch(Composite):
         back: OpenPullSearch | None = None,
         ordered: bool = False,
         endgame: bool = True,
+        again: bool = False,
     ):
         """``back``: another lane's backward search to aim from (its ranking, not ``far``);
-        ``endgame``: the forward searches' positions near their aim tried with a compiled A*."""
+        ``endgame``: the forward searches' positions near their aim tried with a compiled A*;
+        ``again``: the aims ``back`` gave before, in order, then new ones (`Lane.again`)."""
         check_size(problem, name)
         self.problem = problem
         self.name = name
@@ -216,6 +231,8 @@ class AimSearch(Composite):
         self.aim_seconds = aim_seconds
         self.ordered = ordered
         self.endgame = endgame
+        self.again = again
+        self.aims = 0  # the aims it has set out for
         self.ahead_used = 0.0  # CPU seconds the forward search has had towards its aim
         self.nearest = 0  # the most boxes on its aim a position of the forward search has had
         self.since = 0  # the forward search's stored positions when ``nearest`` last grew
@@ -254,13 +271,14 @@ class AimSearch(Composite):
                 return
         if back.stored < self.open_until and not back.done:
             return
-        aim = back.aim()
+        aim = back.given[self.aims] if self.again and self.aims < len(back.given) else back.aim()
         if aim is None:  # nothing (more) pulled off the goals to aim at
             if back.done:
                 self.status = LIMIT
             else:
                 self._hand_back()
             return
+        self.aims += 1
         if self.observer is not None:
             where = "nearest the start" if back.far is None else "farthest from the goals"
             self.observer.note(f"aiming at an open position {where} after {back.expanded} expansions backwards")
@@ -422,8 +440,8 @@ def aimed_search(
         lanes = tuple(lane for lane in LANES if lane.ranking in rankings)
     else:
         lanes = tuple(Lane(ranking, open_positions) for ranking in rankings)
-    if ordered:
-        lanes = tuple(lane._replace(ordered=True) for lane in lanes)
+    if ordered:  # every lane in order: one that aims again in order would repeat another
+        lanes = tuple(lane._replace(ordered=True) for lane in lanes if not lane.again)
     if len(lanes) == 1:
         return lane_search(problem, lanes[0], **options)
     return AimLanes(problem, lanes=lanes, **options)
@@ -433,7 +451,13 @@ def lane_search(problem: SokobanProblem, lane: Lane, back: OpenPullSearch | None
     """The `AimSearch` of ``lane`` (``back``: its ranking's backward search, when another
     lane has one already); ``options``: `AimSearch`'s other keywords."""
     return AimSearch(
-        problem, far=lane.ranking == FAR, back=back, open_positions=lane.after, ordered=lane.ordered, **options
+        problem,
+        far=lane.ranking == FAR,
+        back=back,
+        open_positions=lane.after,
+        ordered=lane.ordered,
+        again=lane.again,
+        **options,
     )
 
 

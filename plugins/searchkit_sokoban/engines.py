@@ -9,8 +9,9 @@ more join, and 153 missed 10 s: 154/155; with three times the share 155/155, 153
 After 3 CPU seconds four more join them: FESS (`fess`) counting stranded goals
 (``fess-stranded``) with two thirteenths of the time, FESS filing positions in their own cells
 (``fess-own``; XSokoban 23 falls to it in 2 s of its own) with one, FESS aimed at open
-positions that FESS backwards found (``fess-aim``, `aim`: three lanes, one aiming nearest the
-start, two farthest from the goals after a short look and a long one) with five, and a second
+positions that FESS backwards found (``fess-aim``, `aim`: four lanes, one aiming nearest the
+start, two farthest from the goals after a short look and a long one, and one aiming again
+where those two did, filling each aim in its packing order) with five, and a second
 pull search whose nearest-goal and matching estimates take turns with one (large levels are
 their ground: XSokoban for FESS, Sasquatch II for the pulls, both for ``fess-aim``; small ones
 are solved before they start, as fast as without them).  After 10 CPU seconds the greedy
