@@ -22,7 +22,7 @@ from searchkit_sokoban.hotspots import AimHotspots
 from searchkit_sokoban.levels import parse_level
 from searchkit_sokoban.packing import Packing
 
-from searchkit import InputError, Limits, make_problem
+from searchkit import InputError, Limits, Observer, make_problem
 from searchkit.solving import execute, prepare
 
 
@@ -221,7 +221,17 @@ def test_ordered_makes_every_lane_fill_its_aim_in_a_packing_order():
 
 
 def test_a_lane_that_aims_again_takes_the_aims_its_ranking_gave_in_order_and_fills_them_in_order():
-    lanes = AimLanes(problem("sasquatch:10"), lanes=(Lane(FAR, 200), Lane(FAR, 200, ordered=True, again=True)))
+    class Notes(Observer):
+        def __init__(self):
+            self.said = []
+
+        def note(self, text):
+            self.said.append(text)
+
+    notes = Notes()
+    lanes = AimLanes(
+        problem("sasquatch:10"), lanes=(Lane(FAR, 200), Lane(FAR, 200, ordered=True, again=True)), observer=notes
+    )
     first, again = lanes.lanes
     while first.ahead is None:
         lanes.step(1)
@@ -231,6 +241,8 @@ def test_a_lane_that_aims_again_takes_the_aims_its_ranking_gave_in_order_and_fil
         lanes.step(1)
     assert again.ahead.hotspots.aim == first.ahead.hotspots.aim == first.back.given[0]
     assert again.ordered and not first.ordered and len(first.back.given) == 1  # no new aim taken
+    aiming = [text for text in notes.said if text.startswith("aiming")]
+    assert aiming[0].startswith("aiming at an open position farthest") and aiming[1].startswith("aiming again in order")
     again.ahead.status = "no solution"  # its way to that aim tried: the next aim is a new one
     again.ahead.fresh = []
     again._ahead(0)

@@ -271,7 +271,8 @@ class AimSearch(Composite):
                 return
         if back.stored < self.open_until and not back.done:
             return
-        aim = back.given[self.aims] if self.again and self.aims < len(back.given) else back.aim()
+        again = self.again and self.aims < len(back.given)
+        aim = back.given[self.aims] if again else back.aim()
         if aim is None:  # nothing (more) pulled off the goals to aim at
             if back.done:
                 self.status = LIMIT
@@ -281,7 +282,8 @@ class AimSearch(Composite):
         self.aims += 1
         if self.observer is not None:
             where = "nearest the start" if back.far is None else "farthest from the goals"
-            self.observer.note(f"aiming at an open position {where} after {back.expanded} expansions backwards")
+            how = ("again " if again else "") + ("in order " if self.ordered else "")
+            self.observer.note(f"aiming {how}at an open position {where} after {back.expanded} expansions backwards")
         self.ahead = FessSearch(
             self.problem, name=self.name, observer=self.observer, aim=aim, ordered=self.ordered, endgame=self.endgame
         )
