@@ -23,6 +23,7 @@ from searchkit_sokoban.levels import parse_level
 from searchkit_sokoban.packing import Packing
 
 from searchkit import InputError, Limits, Observer, make_problem
+from searchkit.result import NO_SOLUTION
 from searchkit.solving import execute, prepare
 
 
@@ -239,16 +240,16 @@ def test_a_lane_that_aims_again_takes_the_aims_its_ranking_gave_in_order_and_fil
     first.since = first.ahead.stored - 10**9  # the first lane stalls: the other's turn
     while again.ahead is None:
         lanes.step(1)
-    assert again.ahead.hotspots.aim == first.ahead.hotspots.aim == first.back.given[0]
-    assert again.ordered and not first.ordered and len(first.back.given) == 1  # no new aim taken
+    assert again.ahead.hotspots.aim == first.ahead.hotspots.aim == first.back.taken[0]
+    assert again.ordered and not first.ordered and len(first.back.taken) == 1  # no new aim taken
     aiming = [text for text in notes.said if text.startswith("aiming")]
     assert aiming[0].startswith("aiming at an open position farthest") and aiming[1].startswith("aiming again in order")
-    again.ahead.status = "no solution"  # its way to that aim tried: the next aim is a new one
+    again.ahead.status = NO_SOLUTION  # its way to that aim tried: the next aim is a new one
     again.ahead.fresh = []
     again._ahead(0)
     while again.ahead is None:
         lanes.step(1)
-    assert again.ahead.hotspots.aim == first.back.given[1] != first.back.given[0]
+    assert again.ahead.hotspots.aim == first.back.taken[1] != first.back.taken[0]
 
 
 def test_every_lane_ordered_leaves_out_the_lane_that_would_repeat_another():
@@ -267,7 +268,7 @@ def test_the_lanes_of_one_ranking_share_its_backward_search_counted_once():
     while late.ahead is None:
         lanes.step(1)
     aims = early.ahead.hotspots.aim, late.ahead.hotspots.aim
-    assert early.back.stored >= 2000 and aims[0] != aims[1] and set(aims) <= late.back.taken  # each its own
+    assert early.back.stored >= 2000 and aims[0] != aims[1] and set(aims) <= set(late.back.taken)  # each its own
     parts = (near.back, near.ahead, early.back, early.ahead, late.ahead)
     assert lanes.expanded == sum(part.expanded for part in parts)
 

@@ -108,8 +108,7 @@ class OpenPullSearch(PullFessSearch):
             pulls = board.pulls_from(board.goals)
             self.far = [-pulls.get(x, 0) for x in range(board.size)]
         self.best: list[tuple[Score, int]] = []  # the most open positions' ranks and boxes, best first
-        self.taken: set[int] = set()  # the boxes of the positions `aim` gave
-        self.given: list[int] = []  # the same, in the order given (`Lane.again`)
+        self.taken: list[int] = []  # the boxes of the positions `aim` gave, in that order (`Lane.again`)
         super().__init__(problem, name=FESS_AIM_FAR if far else FESS_AIM_NEAR, observer=observer)
         self.total = self.best_packed = 0  # openness has no "n of total" to report
 
@@ -143,8 +142,7 @@ class OpenPullSearch(PullFessSearch):
         if not self.best:
             return None
         _rank, boxes = self.best.pop(0)
-        self.taken.add(boxes)
-        self.given.append(boxes)
+        self.taken.append(boxes)
         return boxes
 
 
@@ -271,8 +269,8 @@ class AimSearch(Composite):
                 return
         if back.stored < self.open_until and not back.done:
             return
-        again = self.again and self.aims < len(back.given)
-        aim = back.given[self.aims] if again else back.aim()
+        again = self.again and self.aims < len(back.taken)
+        aim = back.taken[self.aims] if again else back.aim()
         if aim is None:  # nothing (more) pulled off the goals to aim at
             if back.done:
                 self.status = LIMIT
