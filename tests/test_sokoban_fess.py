@@ -44,6 +44,7 @@ def problem(level: str, **options):
         ("sokoban-fess", {}),
         ("sokoban-fess", {"own_cells": True}),
         ("sokoban-fess", {"stranded": True}),
+        ("sokoban-fess", {"stranded": True, "any_order": True}),
         ("sokoban-fess-pull", {}),
         ("sokoban-fess-aim", {"open_positions": 3000}),
         ("sokoban-fess-aim", {"open_positions": 3000, "aims": "far"}),
@@ -73,6 +74,21 @@ def test_features_count_packing_in_order_and_regions():
     other = board.start_boxes & -board.start_boxes
     assert features.cell(board.start_boxes ^ other | 1 << near).out_of_plan == 1  # the near goal too soon
     assert features.cell(board.start_boxes ^ other | 1 << far).packed == 1
+
+
+def test_any_order_counts_every_box_on_a_goal_packed_and_none_out_of_plan():
+    """``any_order`` (``-P any_order=true``): one layer of all the goals, so a box on the near
+    goal counts before the far one is filled; backwards and aimed the option changes nothing."""
+    board = Board(parse_level(HAND_MADE))
+    planned, anyhow = Features(board), Features(board, any_order=True)
+    far, near = board.goal_list
+    other = board.start_boxes & -board.start_boxes
+    too_soon = board.start_boxes ^ other | 1 << near
+    assert planned.cell(too_soon)[:3:2] == (0, 1) and anyhow.cell(too_soon)[:3:2] == (1, 0)
+    assert anyhow.orders == [[board.goals]] and len(planned.orders[0]) == 2
+    backwards = Features(board, board.start_boxes, any_order=True)
+    assert backwards.orders == Features(board, board.start_boxes).orders
+    assert Features(board, aim=board.goals, ordered=True, any_order=True).orders == planned.orders
 
 
 def test_a_goal_no_box_off_goals_can_reach_is_stranded_and_out_of_plan_with_the_option():

@@ -88,7 +88,9 @@ class Features:
     goals they are, packed in their own order (`Packing.start_layers_of`).  ``stranded``:
     out of plan counts the stranded goals too (`stranded`).  With ``aim`` (a mask of squares,
     `aim`), for a search towards boxes on those squares: they take the goals' place, packed
-    in any order - or, ``ordered``, in their own packing order (`Packing.layers_of` with ``aim``)."""
+    in any order - or, ``ordered``, in their own packing order (`Packing.layers_of` with ``aim``).
+    ``any_order``: the goals packed in any order too (one layer), for levels whose packing
+    order leads the search astray (with ``stranded`` to keep a box off a goal others must pass)."""
 
     def __init__(
         self,
@@ -97,14 +99,15 @@ class Features:
         stranded: bool = False,
         aim: int | None = None,
         ordered: bool = False,
+        any_order: bool = False,
     ):
         self.board = board
         self.count_stranded = stranded and starts is None and aim is None
         self.targets = aim if aim is not None else board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = []
-        if aim is not None and not ordered:
-            self.orders.append([aim])  # one layer: any order
+        if aim is not None and not ordered or any_order and aim is None and starts is None:
+            self.orders.append([self.targets])  # one layer: any order
         else:
             for area in areas(self.targets, board.width):
                 if starts is None:

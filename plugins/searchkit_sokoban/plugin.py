@@ -119,6 +119,12 @@ def register_engines(register):
                     bool,
                     "count as out of plan the empty goals no box off goals reaches while the boxes on goals stay",
                 ),
+                "any_order": EngineParam(
+                    "any_order",
+                    False,
+                    bool,
+                    "count boxes on goals packed in any order, not the packing order's (best with stranded)",
+                ),
                 "endgame": endgame_param(False),
             },
         )
