@@ -106,7 +106,8 @@ class Features:
         self.targets = aim if aim is not None else board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = []
-        if aim is not None and not ordered or any_order and aim is None and starts is None:
+        forwards = aim is None and starts is None  # towards the goals (``any_order`` is for that)
+        if (aim is not None and not ordered) or (any_order and forwards):
             self.orders.append([self.targets])  # one layer: any order
         else:
             for area in areas(self.targets, board.width):
