@@ -102,11 +102,11 @@ class Features:
         any_order: bool = False,
     ):
         self.board = board
-        self.count_stranded = stranded and starts is None and aim is None
+        forwards = aim is None and starts is None  # towards the goals: ``stranded`` and ``any_order`` are for that
+        self.count_stranded = stranded and forwards
         self.targets = aim if aim is not None else board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = []
-        forwards = aim is None and starts is None  # towards the goals (``any_order`` is for that)
         if (aim is not None and not ordered) or (any_order and forwards):
             self.orders.append([self.targets])  # one layer: any order
         else:
