@@ -11,7 +11,7 @@ from searchkit_sokoban.aim import AimSearch
 from searchkit_sokoban.board import Board, bits
 from searchkit_sokoban.compiled_search import compiled_available
 from searchkit_sokoban.endgame import Endgame
-from searchkit_sokoban.fess import FessSearch
+from searchkit_sokoban.fess import FESS_OWN, FESS_STRANDED, STRANDED_ENDGAME_SHARE, FessSearch
 from searchkit_sokoban.levels import Level
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 
@@ -79,6 +79,26 @@ def test_the_tries_keep_within_their_share_of_the_forward_search_time():
     game.offer([(board.goals, p.initial_state()[1])], [0])
     assert game.finish(spent=1.0) is None and game.waiting  # 1 s of 1 s used: it waits
     assert game.finish(spent=1.0 / endgame.SHARE) is not None
+
+
+def test_a_search_may_give_its_tries_a_smaller_share():
+    p = problem("microban:2")
+    board = p.board
+    game = Endgame(p, board.goals, share=0.05)
+    game.used = 0.1
+    game.offer([(board.goals, p.initial_state()[1])], [0])
+    assert game.finish(spent=1.0) is None and game.waiting  # 0.1 s of 1 s used: more than a twentieth
+    assert game.finish(spent=2.0) is not None
+
+
+def test_the_defaults_stranded_member_has_an_endgame_with_a_small_share():
+    """`fess-stranded` in the default portfolio tries its endgame with `STRANDED_ENDGAME_SHARE`
+    of its time; the other plain FESS members have none."""
+    p = problem("microban:2")
+    stranded = p.member_search(FESS_STRANDED)
+    assert stranded.endgame is not None and stranded.endgame.share == STRANDED_ENDGAME_SHARE < endgame.SHARE
+    assert p.member_search(FESS_OWN).endgame is None
+    assert FessSearch(p, endgame=True).endgame.share == endgame.SHARE  # asked for alone: the usual share
 
 
 @pytest.mark.parametrize("aimed", [True, False])

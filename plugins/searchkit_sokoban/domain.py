@@ -16,7 +16,7 @@ from .board import Board
 from .compiled_pull import COMPILED_PULLS, MEMBER_STATES, CompiledPullSearch
 from .compiled_search import COMPILED, MEMBER_WEIGHT, CompiledPushSearch, compiled_available
 from .deadlocks import DETECTORS, parse_disabled
-from .fess import FESS, FESS_OWN, FESS_STRANDED, FeatureSearch, FessSearch
+from .fess import FESS, FESS_OWN, FESS_STRANDED, STRANDED_ENDGAME_SHARE, FeatureSearch, FessSearch
 from .fess_pull import FESS_PULL, PullFessSearch
 from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
@@ -175,10 +175,10 @@ class SokobanDomain(Domain[SokobanProblem]):
         ) -> FeatureSearch | AimSearch | AimLanes | CompiledPushSearch | CompiledPullSearch | None:
             """A search of the plugin's own for the core's portfolio: ``search:fess``, FESS on
             the nearest-goal guide (``search:fess-own``: each position in its own features'
-            cell; ``search:fess-stranded``: stranded goals out of plan), ``search:fess-pull``,
-            FESS backwards, or ``search:fess-aim``, FESS forwards aimed at open positions FESS
-            backwards found (``search:fess-aim-near``: only those nearest the start,
-            ``search:fess-aim-far``: only those farthest from the goals), or
+            cell; ``search:fess-stranded``: stranded goals out of plan, with the endgame),
+            ``search:fess-pull``, FESS backwards, or ``search:fess-aim``, FESS forwards aimed
+            at open positions FESS backwards found (``search:fess-aim-near``: only those
+            nearest the start, ``search:fess-aim-far``: only those farthest from the goals), or
             ``search:compiled``, weighted A* in compiled code (`compiled_search`), or
             ``search:pull-compiled``, the greedy pull search in compiled code (`compiled_pull`;
             ``search:pull-nearest-goal-compiled``: on nearest-goal alone); None
@@ -201,8 +201,15 @@ class SokobanDomain(Domain[SokobanProblem]):
                 assert isinstance(guided, SokobanProblem)
                 if name in aimed:
                     return aimed_search(guided, aimed[name], name=name, observer=observer)
+                stranded = name == FESS_STRANDED  # with the endgame, a small share: `STRANDED_ENDGAME_SHARE`
                 return FessSearch(
-                    guided, name=name, observer=observer, own_cells=name == FESS_OWN, stranded=name == FESS_STRANDED
+                    guided,
+                    name=name,
+                    observer=observer,
+                    own_cells=name == FESS_OWN,
+                    stranded=stranded,
+                    endgame=stranded,
+                    endgame_share=STRANDED_ENDGAME_SHARE,
                 )
             except InputError:
                 return None

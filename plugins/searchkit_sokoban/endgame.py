@@ -10,8 +10,9 @@ thousands of expansions (24: 9,397, 25 pushes): the positions before and after d
 a few boxes only.  So each position that comes within `SLACK` boxes of the targets waits,
 most boxes in place first, then fewest pushes to go, for `CompiledPushSearch` on the
 level with the targets for goals, `BUDGET` expansions a try, the tries taking at most
-`SHARE` of the search's time.  It needs the compiled kernel (numba, ``searchkit[fast]``);
-without it the search goes on as before.
+`SHARE` of the search's time (or the share the search gives: the default's `fess-stranded` a
+twentieth).  It needs the compiled kernel (numba, ``searchkit[fast]``); without it the
+search goes on as before.
 """
 
 from __future__ import annotations
@@ -40,10 +41,11 @@ State = tuple[int, int]
 class Endgame:
     """Tries positions near ``aim`` (a mask of squares, as many as the boxes) with a compiled
     A* onto those squares: `offer` the search's new positions, `finish` the best untried one
-    when time allows."""
+    when time allows (the tries at most ``share`` of the search's CPU seconds, default `SHARE`)."""
 
-    def __init__(self, problem: SokobanProblem, aim: int):
+    def __init__(self, problem: SokobanProblem, aim: int, share: float | None = None):
         self.problem = problem
+        self.share = SHARE if share is None else share
         self.board = problem.board
         self.aim = aim
         self.least = aim.bit_count() - SLACK  # boxes on the aim a position needs to be tried
@@ -68,10 +70,10 @@ class Endgame:
                 heappush(waiting, (-on, cost, len(tried) + len(waiting), state))
 
     def finish(self, spent: float) -> tuple[State, list[Push], State] | None:
-        """Try the best waiting position if the tries have used less than `SHARE` of
+        """Try the best waiting position if the tries have used less than their share of
         ``spent`` (the forward search's CPU seconds): ``(position, pushes, end)`` when the
         A* puts every box on the aim (``end``: the position there), else None."""
-        while self.waiting and self.used <= SHARE * spent:
+        while self.waiting and self.used <= self.share * spent:
             state = heappop(self.waiting)[-1]
             if state[0] in self.tried:
                 continue

@@ -22,8 +22,9 @@ runs it from the 3rd second with twice the share plain FESS had there (XSokoban 
 new).  ``any_order`` (``-P any_order=true``) counts every box on a goal packed, in any order
 (`Features`): with ``stranded`` it solves Sasquatch II 26 alone, where the packing order
 leads FESS astray, and none of 53 other levels the default leaves.  ``endgame``
-(``-P endgame=true``; on in the aimed searches, `aim`) hands the positions a box or two short
-of the goals to a compiled A* (`endgame`).
+(``-P endgame=true``; on in the aimed searches, `aim`, and in the default's ``fess-stranded``
+with a twentieth of its time, `STRANDED_ENDGAME_SHARE`) hands the positions a box or two
+short of the goals to a compiled A* (`endgame`).
 
 A move is a *macro*: one box pushed to any square it can reach with the other boxes fixed,
 the player walking between pushes (a breadth-first search over that box's pushes; with numba,
@@ -64,6 +65,7 @@ from .problem import Push, SokobanProblem
 FESS = "fess"  # its name as a portfolio member (search:fess)
 FESS_OWN = "fess-own"  # the same, each position in its own features' cell (search:fess-own)
 FESS_STRANDED = "fess-stranded"  # the same, stranded goals out of plan (search:fess-stranded)
+STRANDED_ENDGAME_SHARE = 0.05  # fess-stranded's endgame tries: a twentieth of its time (a quarter lost XSokoban 52)
 MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core waits up to 1024 cheap ones)
@@ -540,9 +542,11 @@ class FessSearch(FeatureSearch):
         aim: int | None = None,
         ordered: bool = False,
         endgame: bool = False,
+        endgame_share: float | None = None,
     ):
         """``endgame``: positions a box or two short of the goals (or the aim) are tried with
-        a compiled A* onto them (`endgame`; when numba is here)."""
+        a compiled A* onto them (`endgame`; when numba is here), the tries taking at most
+        ``endgame_share`` of the search's time (None: `endgame.SHARE`)."""
         super().__init__(problem, name, limits, observer)
         self.own_cells = own_cells
         board = problem.board
@@ -560,7 +564,7 @@ class FessSearch(FeatureSearch):
         self.explorer = Explorer(board)
         self.opener = Opener(board)
         targets = self.features.targets
-        self.endgame = Endgame(problem, targets) if endgame and Endgame.available() else None
+        self.endgame = Endgame(problem, targets, endgame_share) if endgame and Endgame.available() else None
         self.joins: dict[State, tuple[State, list[Push]]] = {}  # the endgame's arrivals: from where, by which pushes
         self.used = 0.0  # CPU seconds of its steps, the endgame's share of which it keeps to
         reach = self.macros.region(*start)
