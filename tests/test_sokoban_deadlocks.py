@@ -413,17 +413,17 @@ def test_packing_order_lets_the_last_box_come_round_a_detour():
     can only reach along the empty row. Before, the goals nearest the boxes were guessed
     last and the closed end came eighth."""
     from searchkit_sokoban.board import mask_of
-    from searchkit_sokoban.packing import _leaves_to
+    from searchkit_sokoban.packing import leaves_to
 
     board = Board(load_level("sasquatch:7"))
     goals, sources = board.goals, board.start_boxes & ~board.goals
-    strict = [g for g in bits(goals) if _leaves_to(board, g, goals & ~(1 << g), sources, True)]
+    strict = [g for g in bits(goals) if leaves_to(board, g, goals & ~(1 << g), sources, True)]
     assert strict == []  # the first test finds no last goal: the second one decides
     outside = mask_of(board.pushes_from(sources)) & ~goals
     layers = Packing(board).layers
     assert len(layers) > 2
     for g in bits(layers[0]):  # each of the last ones can leave to where boxes come from
-        assert _leaves_to(board, g, goals & ~(1 << g), outside, True)
+        assert leaves_to(board, g, goals & ~(1 << g), outside, True)
     row = sorted(bits(goals))
     assert layers[-1] == 1 << row[0]  # the closed end of the row is filled first
     # then the row from left to right, each before every goal right of it but the entrance's

@@ -6,7 +6,7 @@ never move again that answer is too kind: a box pushed through a one-wide door i
 goes on only straight ahead, since to push it sideways the player must get round it and
 the door it has just left was the only way in; the walls alone let it turn.
 
-`access_reach` walks a lone box back from each goal by pulls, as `packing._leaves_to` does,
+`access_reach` walks a lone box back from each goal by pulls, as `packing.leaves_to` does,
 keeping track of which part of the floor round the box the player is in.  The parts round
 each square are found once per set of walls (`SideParts`).  The other boxes are left out
 (`deadlocks.sealed_off` takes the boxes frozen on goals for walls, and no more), so the

@@ -175,7 +175,8 @@ class SokobanDomain(Domain[SokobanProblem]):
         ) -> FeatureSearch | AimSearch | AimLanes | CompiledPushSearch | CompiledPullSearch | None:
             """A search of the plugin's own for the core's portfolio: ``search:fess``, FESS on
             the nearest-goal guide (``search:fess-own``: each position in its own features'
-            cell; ``search:fess-stranded``: stranded goals out of plan, with the endgame),
+            cell; ``search:fess-stranded``: stranded goals out of plan, with the endgame and
+            the parking plan),
             ``search:fess-pull``, FESS backwards, or ``search:fess-aim``, FESS forwards aimed
             at open positions FESS backwards found (``search:fess-aim-near``: only those
             nearest the start, ``search:fess-aim-far``: only those farthest from the goals), or
@@ -201,7 +202,8 @@ class SokobanDomain(Domain[SokobanProblem]):
                 assert isinstance(guided, SokobanProblem)
                 if name in aimed:
                     return aimed_search(guided, aimed[name], name=name, observer=observer)
-                stranded = name == FESS_STRANDED  # with the endgame, a small share: `STRANDED_ENDGAME_SHARE`
+                # with the endgame, a small share (`STRANDED_ENDGAME_SHARE`), and a parking plan
+                stranded = name == FESS_STRANDED
                 return FessSearch(
                     guided,
                     name=name,
@@ -210,6 +212,7 @@ class SokobanDomain(Domain[SokobanProblem]):
                     stranded=stranded,
                     endgame=stranded,
                     endgame_share=STRANDED_ENDGAME_SHARE,
+                    parking=stranded,
                 )
             except InputError:
                 return None

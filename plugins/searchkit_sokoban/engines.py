@@ -7,7 +7,8 @@ Microban 146 and 153, backwards 93; together they miss none.  (The pull search a
 153 in 2.7 s of a slow hour; with equal shares its part ran past the third second, when four
 more join, and 153 missed 10 s: 154/155; with three times the share 155/155, 153 in 5.1 s.)
 After 3 CPU seconds four more join them: FESS (`fess`) counting stranded goals
-(``fess-stranded``, with the FESS endgame at a twentieth of its time: Sasquatch III 16) with
+(``fess-stranded``, with the FESS endgame at a twentieth of its time: Sasquatch III 16, and
+packing by a parking plan where a goal area needs one: Sasquatch II 6) with
 two thirteenths of the time, FESS filing positions in their own cells
 (``fess-own``; XSokoban 23 falls to it in 2 s of its own) with one, FESS aimed at open
 positions that FESS backwards found (``fess-aim``, `aim`: four lanes, one aiming nearest the
@@ -77,7 +78,7 @@ MEMBER_WORDS = {  # the members' names in the words `searchkit engines` describe
     PULL_NEAREST_COMPILED: "a greedy pull search backwards on nearest-goal (compiled)",
     PULL_COMPILED: "a greedy pull search on nearest-goal and matching in turns (compiled)",
     FESS_OWN: "FESS on its own cells",
-    FESS_STRANDED: "FESS counting stranded goals, with an endgame",
+    FESS_STRANDED: "FESS counting stranded goals, with an endgame and a parking plan",
     FESS_AIM: "FESS aimed at open positions found backwards",
 }
 PORTFOLIO_SHARES = ""  # the members' own (*W, else 1)

@@ -7,7 +7,10 @@ effort over the cells instead of trusting one heuristic's ranking.  The features
   analysis of the goal area): whole layers from the one filled first, then the boxes on
   goals of the first unfinished layer - a box parked on a later layer's goal does not count.
   Goals close together (`AREA_GAP`) form one *goal area*; each area gets its own
-  order and the counts are added, so filling one area never waits for another;
+  order and the counts are added, so filling one area never waits for another.  With
+  ``parking``, an area whose boxes must wait inside it (`parking`) counts the steps of its
+  parking plan done instead (a parked box's steps too, so `Features.total` is more than
+  the goals);
 * ``connectivity``: how many regions the boxes cut the floor into (1 = the player can go
   everywhere); fewer is better;
 * ``out_of_plan``: boxes on goals of layers whose turn has not come, which the plan must
@@ -28,6 +31,7 @@ from typing import NamedTuple
 from .board import Board, around, push_flood, regions
 from .deadlocks import goal_reach
 from .packing import Packing
+from .parking import Plan, plan_of
 
 AREA_GAP = 2  # squares between goals of one area (a goal beside a room of goals still waits its turn)
 ROOM_SIZE = 3  # floor squares: smaller open parts are bends and forks of passages
@@ -90,7 +94,9 @@ class Features:
     `aim`), for a search towards boxes on those squares: they take the goals' place, packed
     in any order - or, ``ordered``, in their own packing order (`Packing.layers_of` with ``aim``).
     ``any_order``: the goals packed in any order too (one layer), for levels whose packing
-    order leads the search astray (with ``stranded`` to keep a box off a goal others must pass)."""
+    order leads the search astray (with ``stranded`` to keep a box off a goal others must pass).
+    ``parking``: forwards, an area whose plan parks a box (`parking.plan_of`) is packed by
+    that plan, not by layers."""
 
     def __init__(
         self,
@@ -100,6 +106,7 @@ class Features:
         aim: int | None = None,
         ordered: bool = False,
         any_order: bool = False,
+        parking: bool = False,
     ):
         self.board = board
         forwards = aim is None and starts is None  # towards the goals: ``stranded`` and ``any_order`` are for that
@@ -107,15 +114,28 @@ class Features:
         self.targets = aim if aim is not None else board.goals if starts is None else starts
         # per area, its layers in filling order (the last layer of `Packing` is filled first)
         self.orders: list[list[int]] = []
+        self.plans: list[Plan] = []  # areas whose boxes park on the way (`parking`), in place of layers
         if (aim is not None and not ordered) or (any_order and forwards):
             self.orders.append([self.targets])  # one layer: any order
         else:
             for area in areas(self.targets, board.width):
+                plan = plan_of(board, area) if parking and forwards else None
+                if plan is not None:
+                    if plan.parks:
+                        self.plans.append(plan)
+                    else:
+                        self.orders.append(plan.waves())  # the layers: found once
+                    continue
                 if starts is None:
                     layers = Packing.layers_of(board, area, aim)
                 else:
                     layers = Packing.start_layers_of(board, area, starts)
                 self.orders.append(list(reversed(layers)))
+        self.keyed = self.targets  # the squares whose boxes the count looks at
+        self.total = self.targets.bit_count()  # the most `packed` can be
+        for plan in self.plans:
+            self.keyed |= plan.squares
+            self.total += plan.parks
         # the search meets the same goal fillings and the same walled-off areas again and again
         self._packed: dict[int, tuple[int, int, int]] = {}
         self._pockets: dict[int, tuple[int, ...]] = {}
@@ -132,7 +152,7 @@ class Features:
 
     def _plan(self, boxes: int) -> tuple[int, int, int]:
         """Packed, out of plan and next goals (remembered by the boxes on goals)."""
-        on_goals = boxes & self.targets
+        on_goals = boxes & self.keyed
         known = self._packed.get(on_goals)
         if known is None:
             known = self._packed[on_goals] = self._count_packed(on_goals)
@@ -149,6 +169,11 @@ class Features:
                     for rest in order[i + 1 :]:
                         out += (boxes & rest).bit_count()
                     break
+        for plan in self.plans:
+            packed, ahead, next_due = plan.count(boxes)
+            count += packed
+            out += ahead
+            due |= next_due
         return count, out, due
 
     def connectivity(self, boxes: int, reach: int = 0) -> int:

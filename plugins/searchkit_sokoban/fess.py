@@ -21,7 +21,10 @@ solves Sasquatch II 38 (5 s) and 13 (6 s), which FESS does not within 20 s; the 
 runs it from the 3rd second with twice the share plain FESS had there (XSokoban 40 and 42
 new).  ``any_order`` (``-P any_order=true``) counts every box on a goal packed, in any order
 (`Features`): with ``stranded`` it solves Sasquatch II 26 alone, where the packing order
-leads FESS astray, and none of 53 other levels the default leaves.  ``endgame``
+leads FESS astray, and none of 53 other levels the default leaves.  ``parking``
+(``-P parking=true``; on in the default's ``fess-stranded``) packs a goal area whose boxes
+must wait inside it by a parking plan (`parking`): with it that member alone solves
+Sasquatch II 3, 6 and 24 at 60 s, which it does not without.  ``endgame``
 (``-P endgame=true``; on in the aimed searches, `aim`, and in the default's ``fess-stranded``
 with a twentieth of its time, `STRANDED_ENDGAME_SHARE`) hands the positions a box or two
 short of the goals to a compiled A* (`endgame`).
@@ -539,6 +542,7 @@ class FessSearch(FeatureSearch):
         own_cells: bool = False,
         stranded: bool = False,
         any_order: bool = False,
+        parking: bool = False,
         aim: int | None = None,
         ordered: bool = False,
         endgame: bool = False,
@@ -550,7 +554,11 @@ class FessSearch(FeatureSearch):
         super().__init__(problem, name, limits, observer)
         self.own_cells = own_cells
         board = problem.board
-        self.features = Features(board, stranded=stranded, aim=aim, ordered=ordered, any_order=any_order)
+        self.features = Features(
+            board, stranded=stranded, aim=aim, ordered=ordered, any_order=any_order, parking=parking
+        )
+        if self.features.plans:
+            self.goals = self.total = self.features.total  # a parking plan's steps, parked boxes' moves too
         # aimed at boxes on the squares ``aim`` (`aim`): the least pushes onto them is the guide
         self.aim = None if aim is None else RowCosts(rows_to(board, aim), aim.bit_count(), MATCHING)
         start: State = problem.initial_state()
@@ -696,6 +704,7 @@ def sokoban_fess(
     own_cells: bool = False,
     stranded: bool = False,
     any_order: bool = False,
+    parking: bool = False,
     endgame: bool = False,
     limits: Limits | None = None,
     observer: Observer | None = None,
@@ -708,6 +717,7 @@ def sokoban_fess(
         own_cells=own_cells,
         stranded=stranded,
         any_order=any_order,
+        parking=parking,
         endgame=endgame,
     )
     search.step()

@@ -26,7 +26,7 @@ backwards, over the start squares' own layers (`Packing.start_layers_of`) and pu
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .board import INF, bits, flood, mask_of
 from .heuristics import push_rows
@@ -103,12 +103,12 @@ class Packing:
         the goals' place, ``goals`` some of its squares, and there is no guess when no box
         can leave."""
         targets = board.goals if aim is None else aim
-        sources = board.start_boxes & ~targets  # a box starting on a target is a wall till it is pulled elsewhere
+        sources, outside_of = exits(board, targets)
         return _layers(
             board,
             targets if goals is None else goals,
             sources,
-            lambda: mask_of(board.pushes_from(sources)) & ~targets,
+            outside_of,
             pull=True,
             guess=(lambda remaining: _nearest_to_boxes(board, remaining)) if aim is None else None,
         )
@@ -125,6 +125,14 @@ class Packing:
         return _layers(board, squares, sources, lambda: mask_of(board.pulls_from(sources)) & ~starts, pull=False)
 
 
+def exits(board, targets: int) -> tuple[int, Callable[[], int]]:
+    """Where a box leaving ``targets`` backwards may go: the start squares off them (a box
+    starting on a target is a wall till it is pulled elsewhere), or else the squares the
+    second value computes when called, any the start boxes can be pushed to, walls only."""
+    sources = board.start_boxes & ~targets
+    return sources, lambda: mask_of(board.pushes_from(sources)) & ~targets
+
+
 def _layers(board, remaining: int, sources: int, outside_of, *, pull: bool, guess=None) -> list[int]:
     """The layers of the squares ``remaining`` (layer 0 filled last): each layer the squares
     whose box can leave - pulled when ``pull``, else pushed - to ``sources`` with the rest
@@ -135,14 +143,14 @@ def _layers(board, remaining: int, sources: int, outside_of, *, pull: bool, gues
     while remaining:
         layer = 0
         for g in bits(remaining):
-            if _leaves_to(board, g, remaining & ~(1 << g), sources, pull):
+            if leaves_to(board, g, remaining & ~(1 << g), sources, pull):
                 layer |= 1 << g
         if not layer:
             # no box goes back to a source with the others full: the last one came round a
             # detour or from where it was parked, off the squares ordered
             outside = outside or outside_of()
             for g in bits(remaining):
-                if _leaves_to(board, g, remaining & ~(1 << g), outside, pull):
+                if leaves_to(board, g, remaining & ~(1 << g), outside, pull):
                     layer |= 1 << g
         if not layer and guess is not None:
             layer = guess(remaining)
@@ -170,14 +178,20 @@ def _nearest_to_boxes(board, goals: int) -> int:
     return found
 
 
-def _leaves_to(board, square: int, walls: int, targets: int, pull: bool) -> bool:
+def leaves_to(board, square: int, walls: int, targets: int, pull: bool) -> bool:
     """Can a box on ``square`` be pulled (``pull``) or pushed to a square of ``targets`` with
     ``walls`` fixed?"""
-    if targets >> square & 1:
-        return True
+    return bool(targets >> square & 1 or moves_to(board, square, walls, pull, targets) & targets)
+
+
+def moves_to(board, square: int, walls: int, pull: bool, stop: int = 0) -> int:
+    """The squares a lone box on ``square`` can be pulled (``pull``) or pushed to with
+    ``walls`` fixed (the player anywhere at first), as a mask; the search ends as soon as it
+    reaches a square of ``stop``."""
     w, offs = board.width, board.offsets
     free = board.floor & ~walls
     seen = set()
+    reached = 0
     queue: deque = deque()
     around = free & ~(1 << square)
     for o in offs:
@@ -197,12 +211,13 @@ def _leaves_to(board, square: int, walls: int, targets: int, pull: bool) -> bool
             player, after = (to, x + 2 * o) if pull else (x - o, x)
             if not (region >> player & 1) or not (free >> to & 1) or not (free >> after & 1):
                 continue
-            if targets >> to & 1:
-                return True
+            reached |= 1 << to
+            if stop >> to & 1:
+                return reached
             nfree = free & ~(1 << to)
             nregion = flood(1 << after, nfree, w)
             key = (to, nregion & -nregion)
             if key not in seen:
                 seen.add(key)
                 queue.append((to, nregion))
-    return False
+    return reached & ~(1 << square)

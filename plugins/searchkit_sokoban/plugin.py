@@ -125,6 +125,12 @@ def register_engines(register):
                     bool,
                     "count boxes on goals packed in any order, not the packing order's (best with stranded)",
                 ),
+                "parking": EngineParam(
+                    "parking",
+                    False,
+                    bool,
+                    "pack by a parking plan where boxes must wait inside the goal area (Festival's packing search)",
+                ),
                 "endgame": endgame_param(False),
             },
         )
