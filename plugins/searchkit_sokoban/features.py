@@ -151,11 +151,12 @@ class Features:
         return self._plan(boxes)[2]
 
     def _plan(self, boxes: int) -> tuple[int, int, int]:
-        """Packed, out of plan and next goals (remembered by the boxes on goals)."""
-        on_goals = boxes & self.keyed
-        known = self._packed.get(on_goals)
+        """Packed, out of plan and next goals (remembered by the boxes on the squares counted:
+        the goals, and a parking plan's squares)."""
+        counted = boxes & self.keyed
+        known = self._packed.get(counted)
         if known is None:
-            known = self._packed[on_goals] = self._count_packed(on_goals)
+            known = self._packed[counted] = self._count_packed(counted)
         return known
 
     def _count_packed(self, boxes: int) -> tuple[int, int, int]:

@@ -43,10 +43,9 @@ class Plan:
     def __init__(self, steps: list[Step]):
         self.steps = steps
         self.squares = 0  # every square a step fills
-        for s in steps:
-            self.squares |= 1 << s.to
         self.ends = 0  # the squares boxes end on: the goals
         for s in steps:
+            self.squares |= 1 << s.to
             if s.until < 0:
                 self.ends |= 1 << s.to
         self.parks = len(steps) - self.ends.bit_count()
@@ -98,9 +97,13 @@ def plan_of(board, goals: int) -> Plan | None:
     boxes = goals
     rounds: list[list[tuple[int, int]]] = []  # backwards: (square, where to: -1 off the board)
     outside = 0
+
+    def leaving(to: int) -> list[int]:  # the boxes that can leave to the squares ``to``, the rest fixed
+        return [x for x in bits(boxes) if leaves_to(board, x, boxes & ~(1 << x), to, True)]
+
     while boxes:
-        leaving = [x for x in bits(boxes) if leaves_to(board, x, boxes & ~(1 << x), sources, True)]
-        if not leaving:
+        gone = leaving(sources)
+        if not gone:
             park = _parking(board, boxes, sources)
             if park is not None:
                 x, to = park
@@ -108,11 +111,11 @@ def plan_of(board, goals: int) -> Plan | None:
                 boxes = boxes & ~(1 << x) | 1 << to
                 continue
             outside = outside or outside_of()
-            leaving = [x for x in bits(boxes) if leaves_to(board, x, boxes & ~(1 << x), outside, True)]
-            if not leaving:
+            gone = leaving(outside)
+            if not gone:
                 return None
-        rounds.append([(x, -1) for x in leaving])
-        for x in leaving:
+        rounds.append([(x, -1) for x in gone])
+        for x in gone:
             boxes &= ~(1 << x)
     steps: list[Step] = []
     for wave, moves in enumerate(reversed(rounds)):
