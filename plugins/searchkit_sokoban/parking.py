@@ -3,7 +3,8 @@
 The packing order (`packing`) empties the goals backwards, one layer after another, each
 box pulled off the board along a way the boxes still on goals leave open.  Where no box can
 leave - the last one in came round a box that stood in its way, then moved on - that order
-has to guess.  Festival's packing search (Shoham) parks instead: with every box stuck, one
+lets a box leave to any square a start box can be pushed to, walls only, or guesses.
+Festival's packing search (Shoham) parks instead: with every box stuck, one
 is pulled a little way, to a square where it lets another leave, and stays there till its
 own way out is open.  Read forwards, the plan is a list of *steps* - a box brought in from
 outside to a square, or moved on from a square it was parked on to the one it ends on -
