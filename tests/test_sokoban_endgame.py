@@ -1,4 +1,4 @@
-"""A FESS search's endgame: a compiled A* from a position a box or two short of the goals or
+"""A FESS search's endgame: a compiled A* from a position a few boxes short of the goals or
 the aim onto them (`endgame`)."""
 
 from __future__ import annotations
@@ -11,7 +11,13 @@ from searchkit_sokoban.aim import AimSearch
 from searchkit_sokoban.board import Board, bits
 from searchkit_sokoban.compiled_search import compiled_available
 from searchkit_sokoban.endgame import Endgame
-from searchkit_sokoban.fess import FESS_OWN, FESS_STRANDED, STRANDED_ENDGAME_SHARE, FessSearch
+from searchkit_sokoban.fess import (
+    FESS_OWN,
+    FESS_STRANDED,
+    STRANDED_ENDGAME_SHARE,
+    STRANDED_ENDGAME_SLACK,
+    FessSearch,
+)
 from searchkit_sokoban.levels import Level
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
 
@@ -71,6 +77,24 @@ def test_positions_too_far_from_the_aim_wait_not_and_each_is_tried_once(tmp_path
     assert not game.waiting  # tried before
 
 
+def test_a_wider_slack_takes_positions_more_boxes_short(tmp_path):
+    """Three boxes off the aim wait for a try with a slack of three, not with the usual two,
+    and the try puts all three on it."""
+    (tmp_path / "x.txt").write_text(DEAD_END + "\n")
+    p = problem(str(tmp_path / "x.txt"))
+    w = p.board.width
+    aim = 1 << (w + 3) | 1 << (w + 7) | 1 << (3 * w + 3)  # the row's boxes apart, the third one down
+    start = p.initial_state()
+    assert not start[0] & aim
+    narrow, wide = Endgame(p, aim), Endgame(p, aim, slack=3)
+    narrow.offer([start], [0])
+    wide.offer([start], [0])
+    assert not narrow.waiting and wide.waiting
+    found = wide.finish(spent=1.0)
+    assert found is not None and found[2][0] == aim
+    assert replays_onto(p.board, aim, start, found[1])
+
+
 def test_the_tries_keep_within_their_share_of_the_forward_search_time():
     p = problem("microban:2")
     board = p.board
@@ -91,14 +115,18 @@ def test_a_search_may_give_its_tries_a_smaller_share():
     assert game.finish(spent=2.0) is not None
 
 
-def test_the_defaults_stranded_member_has_an_endgame_with_a_small_share():
+def test_the_defaults_stranded_member_has_an_endgame_with_a_small_share_and_a_wide_slack():
     """`fess-stranded` in the default portfolio tries its endgame with `STRANDED_ENDGAME_SHARE`
-    of its time; the other plain FESS members have none."""
+    of its time, on positions up to `STRANDED_ENDGAME_SLACK` boxes short; the other plain
+    FESS members have none."""
     p = problem("microban:2")
+    goals = p.board.goals.bit_count()
     stranded = p.member_search(FESS_STRANDED)
     assert stranded.endgame is not None and stranded.endgame.share == STRANDED_ENDGAME_SHARE < endgame.SHARE
+    assert stranded.endgame.least == goals - STRANDED_ENDGAME_SLACK and STRANDED_ENDGAME_SLACK > endgame.SLACK
     assert p.member_search(FESS_OWN).endgame is None
-    assert FessSearch(p, endgame=True).endgame.share == endgame.SHARE  # asked for alone: the usual share
+    alone = FessSearch(p, endgame=True).endgame  # asked for alone: the usual share and slack
+    assert alone.share == endgame.SHARE and alone.least == goals - endgame.SLACK
 
 
 @pytest.mark.parametrize("aimed", [True, False])

@@ -16,7 +16,15 @@ from .board import Board
 from .compiled_pull import COMPILED_PULLS, MEMBER_STATES, CompiledPullSearch
 from .compiled_search import COMPILED, MEMBER_WEIGHT, CompiledPushSearch, compiled_available
 from .deadlocks import DETECTORS, parse_disabled
-from .fess import FESS, FESS_OWN, FESS_STRANDED, STRANDED_ENDGAME_SHARE, FeatureSearch, FessSearch
+from .fess import (
+    FESS,
+    FESS_OWN,
+    FESS_STRANDED,
+    STRANDED_ENDGAME_SHARE,
+    STRANDED_ENDGAME_SLACK,
+    FeatureSearch,
+    FessSearch,
+)
 from .fess_pull import FESS_PULL, PullFessSearch
 from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
@@ -202,7 +210,7 @@ class SokobanDomain(Domain[SokobanProblem]):
                 assert isinstance(guided, SokobanProblem)
                 if name in aimed:
                     return aimed_search(guided, aimed[name], name=name, observer=observer)
-                # with the endgame, a small share (`STRANDED_ENDGAME_SHARE`), and a parking plan
+                # with the endgame (a small share, four boxes short: `STRANDED_ENDGAME_*`) and a parking plan
                 stranded = name == FESS_STRANDED
                 return FessSearch(
                     guided,
@@ -212,6 +220,7 @@ class SokobanDomain(Domain[SokobanProblem]):
                     stranded=stranded,
                     endgame=stranded,
                     endgame_share=STRANDED_ENDGAME_SHARE,
+                    endgame_slack=STRANDED_ENDGAME_SLACK,
                     parking=stranded,
                 )
             except InputError:

@@ -7,11 +7,12 @@ needs a box already in place moved out of its way and back, which undoes the fea
 search climbs (Sasquatch II 24: 13 of 14 on the aim after 30 s, stalled for minutes).  A
 weighted A* over single pushes on the matching bound to the targets does that in
 thousands of expansions (24: 9,397, 25 pushes): the positions before and after differ in
-a few boxes only.  So each position that comes within `SLACK` boxes of the targets waits,
-most boxes in place first, then fewest pushes to go, for `CompiledPushSearch` on the
-level with the targets for goals, `BUDGET` expansions a try, the tries taking at most
-`SHARE` of the search's time (or the share the search gives: the default's `fess-stranded` a
-twentieth).  It needs the compiled kernel (numba, ``searchkit[fast]``); without it the
+a few boxes only.  So each position that comes within `SLACK` boxes of the targets waits
+(or the slack the search gives: the default's `fess-stranded` four, for a plan stalled
+further back - Sasquatch II 26), most boxes in place first, then fewest pushes to go, for
+`CompiledPushSearch` on the level with the targets for goals, `BUDGET` expansions a try,
+the tries taking at most `SHARE` of the search's time (or the share the search gives:
+`fess-stranded` a twentieth).  It needs the compiled kernel (numba, ``searchkit[fast]``); without it the
 search goes on as before.
 """
 
@@ -41,14 +42,15 @@ State = tuple[int, int]
 class Endgame:
     """Tries positions near ``aim`` (a mask of squares, as many as the boxes) with a compiled
     A* onto those squares: `offer` the search's new positions, `finish` the best untried one
-    when time allows (the tries at most ``share`` of the search's CPU seconds, default `SHARE`)."""
+    when time allows (the tries at most ``share`` of the search's CPU seconds, default `SHARE`;
+    a position at most ``slack`` boxes off the aim, default `SLACK`)."""
 
-    def __init__(self, problem: SokobanProblem, aim: int, share: float | None = None):
+    def __init__(self, problem: SokobanProblem, aim: int, share: float | None = None, slack: int = SLACK):
         self.problem = problem
         self.share = SHARE if share is None else share
         self.board = problem.board
         self.aim = aim
-        self.least = aim.bit_count() - SLACK  # boxes on the aim a position needs to be tried
+        self.least = aim.bit_count() - slack  # boxes on the aim a position needs to be tried
         self.layout = dataclasses.replace(problem.board.layout, goals=aim)
         self.waiting: list[tuple[int, float, int, State]] = []  # (-boxes on the aim, pushes to it, order, position)
         self.tried: set[int] = set()  # the boxes of the positions tried (another player region: the same try)
@@ -61,7 +63,7 @@ class Endgame:
         return compiled_available()
 
     def offer(self, states: list[State], costs: list[float]) -> None:
-        """Keep those of ``states`` within `SLACK` boxes of the aim for a try (``costs``: each
+        """Keep those of ``states`` within the slack's boxes of the aim for a try (``costs``: each
         one's pushes to go, as the search estimated them)."""
         aim, least, waiting, tried = self.aim, self.least, self.waiting, self.tried
         for state, cost in zip(states, costs):

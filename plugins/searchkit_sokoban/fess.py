@@ -57,6 +57,7 @@ from .advisors import Explorer, Opener, advised
 from .answers import positions_along, result_of
 from .board import INF, Board, BoxSquares, bits, flood
 from .diagonal import ClosedDiagonal
+from .endgame import SLACK as ENDGAME_SLACK
 from .endgame import Endgame
 from .features import Features, Score
 from .heuristics import MATCHING, NEAREST, RowCosts, rows_to
@@ -69,6 +70,7 @@ FESS = "fess"  # its name as a portfolio member (search:fess)
 FESS_OWN = "fess-own"  # the same, each position in its own features' cell (search:fess-own)
 FESS_STRANDED = "fess-stranded"  # the same, stranded goals out of plan (search:fess-stranded)
 STRANDED_ENDGAME_SHARE = 0.05  # fess-stranded's endgame tries: a twentieth of its time (a quarter lost XSokoban 52)
+STRANDED_ENDGAME_SLACK = 4  # and positions four boxes short tried (two: Sasquatch II 26 unsolved at 60 s)
 MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core waits up to 1024 cheap ones)
@@ -547,10 +549,12 @@ class FessSearch(FeatureSearch):
         ordered: bool = False,
         endgame: bool = False,
         endgame_share: float | None = None,
+        endgame_slack: int = ENDGAME_SLACK,
     ):
-        """``endgame``: positions a box or two short of the goals (or the aim) are tried with
-        a compiled A* onto them (`endgame`; when numba is here), the tries taking at most
-        ``endgame_share`` of the search's time (None: `endgame.SHARE`)."""
+        """``endgame``: positions a few boxes short of the goals (or the aim; at most
+        ``endgame_slack``) are tried with a compiled A* onto them (`endgame`; when numba is
+        here), the tries taking at most ``endgame_share`` of the search's time (None:
+        `endgame.SHARE`)."""
         super().__init__(problem, name, limits, observer)
         self.own_cells = own_cells
         board = problem.board
@@ -572,7 +576,9 @@ class FessSearch(FeatureSearch):
         self.explorer = Explorer(board)
         self.opener = Opener(board)
         targets = self.features.targets
-        self.endgame = Endgame(problem, targets, endgame_share) if endgame and Endgame.available() else None
+        self.endgame = None
+        if endgame and Endgame.available():
+            self.endgame = Endgame(problem, targets, endgame_share, endgame_slack)
         self.joins: dict[State, tuple[State, list[Push]]] = {}  # the endgame's arrivals: from where, by which pushes
         self.used = 0.0  # CPU seconds of its steps, the endgame's share of which it keeps to
         reach = self.macros.region(*start)
