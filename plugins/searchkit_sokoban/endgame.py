@@ -12,8 +12,8 @@ a few boxes only.  So each position that comes within `SLACK` boxes of the targe
 further back - Sasquatch II 26), most boxes in place first, then fewest pushes to go, for
 `CompiledPushSearch` on the level with the targets for goals, `BUDGET` expansions a try,
 the tries taking at most `SHARE` of the search's time (or the share the search gives:
-`fess-stranded` a twentieth).  It needs the compiled kernel (numba, ``searchkit[fast]``); without it the
-search goes on as before.
+`fess-stranded` a twentieth).  It needs the compiled kernel (numba, ``searchkit[fast]``);
+without it the search goes on as before.
 """
 
 from __future__ import annotations
