@@ -45,12 +45,12 @@ class Endgame:
     when time allows (the tries at most ``share`` of the search's CPU seconds, default `SHARE`;
     a position at most ``slack`` boxes off the aim, default `SLACK`)."""
 
-    def __init__(self, problem: SokobanProblem, aim: int, share: float | None = None, slack: int = SLACK):
+    def __init__(self, problem: SokobanProblem, aim: int, share: float | None = None, slack: int | None = None):
         self.problem = problem
         self.share = SHARE if share is None else share
         self.board = problem.board
         self.aim = aim
-        self.least = aim.bit_count() - slack  # boxes on the aim a position needs to be tried
+        self.least = aim.bit_count() - (SLACK if slack is None else slack)  # boxes on the aim a position needs
         self.layout = dataclasses.replace(problem.board.layout, goals=aim)
         self.waiting: list[tuple[int, float, int, State]] = []  # (-boxes on the aim, pushes to it, order, position)
         self.tried: set[int] = set()  # the boxes of the positions tried (another player region: the same try)

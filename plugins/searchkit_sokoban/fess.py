@@ -57,7 +57,6 @@ from .advisors import Explorer, Opener, advised
 from .answers import positions_along, result_of
 from .board import INF, Board, BoxSquares, bits, flood
 from .diagonal import ClosedDiagonal
-from .endgame import SLACK as ENDGAME_SLACK
 from .endgame import Endgame
 from .features import Features, Score
 from .heuristics import MATCHING, NEAREST, RowCosts, rows_to
@@ -549,12 +548,12 @@ class FessSearch(FeatureSearch):
         ordered: bool = False,
         endgame: bool = False,
         endgame_share: float | None = None,
-        endgame_slack: int = ENDGAME_SLACK,
+        endgame_slack: int | None = None,
     ):
         """``endgame``: positions a few boxes short of the goals (or the aim; at most
-        ``endgame_slack``) are tried with a compiled A* onto them (`endgame`; when numba is
-        here), the tries taking at most ``endgame_share`` of the search's time (None:
-        `endgame.SHARE`)."""
+        ``endgame_slack``, None: `endgame.SLACK`) are tried with a compiled A* onto them
+        (`endgame`; when numba is here), the tries taking at most ``endgame_share`` of the
+        search's time (None: `endgame.SHARE`)."""
         super().__init__(problem, name, limits, observer)
         self.own_cells = own_cells
         board = problem.board
