@@ -2,7 +2,7 @@
 
 Exit codes: 0 solved, 1 runtime failure, 2 bad input or usage, 3 no solution or a limit
 reached, 130 interrupted.  Bad input is one ``Error:`` line on stderr, never a traceback
-(set ``SEARCHKIT_DEBUG=1`` to see one).
+(set ``SEARCHKIT_DEBUG=1`` to see one); so is a plugin that breaks its contract (exit 1).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from .domain import Domain
-from .errors import InputError
+from .errors import InputError, PluginError
 from .limits import Limits
 from .observer import Observer
 from .result import INCOMPLETE, LIMIT, SOLVED, Result
@@ -48,6 +48,25 @@ check_app = typer.Typer(
 app.add_typer(solve_app, name="solve")
 app.add_typer(tree_app, name="tree")
 app.add_typer(check_app, name="check")
+
+
+def _print_version(wanted: bool) -> None:
+    """``--version``: the installed package's version on stdout, then exit 0."""
+    if wanted:
+        from importlib.metadata import version
+
+        typer.echo(f"searchkit {version('searchkit')}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_print_version, is_eager=True, help="print the version and exit"),
+    ] = False,
+) -> None:
+    """The options that come before a command (``searchkit --version``)."""
 
 
 # -- progress ------------------------------------------------------------------------------
@@ -296,16 +315,35 @@ def _prepare(
 
 
 def _search(job: Job, limits: Limits, json_output: bool, observer: Observer | None = None) -> Result:
+    """Run the job (a live progress line on a terminal, unless ``json_output``); a compilation
+    of the engine's numba code, which a first use pays, is announced on stderr as it starts."""
+    from contextlib import nullcontext
+
+    from .compiled import compile_notices
     from .observer import Observers
     from .solving import execute
 
     show = not json_output and sys.stderr.isatty()
     improve = observer is None  # a drawn search tree shows the path the search found
-    with _Interrupt(limits):
+    compiled = job.engine.warm_up is not None  # engines with one-off set-up are those with compiled code
+    notices = compile_notices(lambda name: _tell_compiling(job, name)) if compiled else nullcontext()
+    with _Interrupt(limits), notices as compiles:
         if show:
             with Progress(f"{job.engine.name}") as progress:
-                return execute(job, limits, Observers(progress, observer) if observer else progress, improve)
-        return execute(job, limits, observer, improve)
+                result = execute(job, limits, Observers(progress, observer) if observer else progress, improve)
+        else:
+            result = execute(job, limits, observer, improve)
+    if compiles is not None:
+        result.stats.compile_s = min(compiles.seconds, result.stats.elapsed_s)
+    return result
+
+
+def _tell_compiling(job: Job, name: str) -> None:
+    typer.echo(
+        f"{job.engine.name}: compiling its numba code for a first use (from {name}; counted apart from the "
+        "search's rate, cached on disk after; `searchkit warm-up` compiles ahead)",
+        err=True,
+    )
 
 
 def _exit_code(result: Result) -> int:
@@ -328,7 +366,7 @@ def _result_json(job: Job, result: Result) -> dict[str, Any]:
         "engine": job.engine.name,
         "heuristic": job.heuristic.name if job.heuristic else None,
         "params": job.params,
-        "guarantee": result.guarantee or job.guarantee,
+        "guarantee": job.guarantee_of(result),
         "complete": job.engine.complete,
         "bound": result.bound,
         "improvements": [i.to_dict() for i in result.improvements],
@@ -338,13 +376,18 @@ def _result_json(job: Job, result: Result) -> dict[str, Any]:
     return doc
 
 
-def _print_text(job: Job, result: Result) -> None:
+def _print_text(job: Job, result: Result, limits: Limits | None = None) -> None:
+    """The start, the run's label (the parameters in effect under ``limits``; the guarantee
+    only of an answer), the outcome and the stats (the search's time and rates, and the time
+    the domain spent improving the answer after it)."""
     dom, problem, s = job.domain, job.problem, result.stats
     echo = typer.echo
     echo(dom.describe_start(problem))
     h = job.heuristic.name if job.heuristic else "none"
-    params = "".join(f" · {k} {v:g}" if isinstance(v, float) else f" · {k} {v}" for k, v in job.params.items())
-    echo(f"\nengine {job.engine.name} · heuristic {h}{params} · {result.guarantee or job.guarantee}")
+    shown = job.engine.in_effect(job.params, limits)
+    params = "".join(f" · {k} {v:g}" if isinstance(v, float) else f" · {k} {v}" for k, v in shown.items())
+    guarantee = job.guarantee_of(result)
+    echo(f"\nengine {job.engine.name} · heuristic {h}{params}" + (f" · {guarantee}" if guarantee else ""))
     if result.status == SOLVED:
         echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
         if result.improvements:
@@ -365,7 +408,10 @@ def _print_text(job: Job, result: Result) -> None:
     echo(
         f"stats: {s.expanded:,} expanded · {s.generated:,} generated · {s.duplicates:,} duplicates · "
         f"{s.reopened:,} reopened · max frontier {s.max_frontier:,} · {s.stored:,} stored · "
-        f"{s.elapsed_s:.3f} s · {rate}"
+        f"{s.elapsed_s:.3f} s search"
+        + (f" (of which {s.compile_s:.3f} s compiling)" if s.compile_s else "")
+        + f" · {rate}"
+        + (f" · then {s.improve_s:.3f} s improving the answer" if s.improve_s else "")
         + (f" · {s.iterations} iterations" if s.iterations else "")
         + (f" · answered by {s.answered_by}" if s.answered_by else "")
     )
@@ -409,7 +455,7 @@ def _run_solve(domain: Domain, options: dict[Any, Any], *, json_output: bool, tr
     if json_output:
         typer.echo(json.dumps(_result_json(job, result)))
     else:
-        _print_text(job, result)
+        _print_text(job, result, limits)
     if result.status == SOLVED:
         domain.after_solve(job.problem, result, job.options, lambda m: typer.echo(m, err=True))
     raise typer.Exit(_exit_code(result))
@@ -451,12 +497,18 @@ def _run_tree(
 
 
 def _run_check(domain: Domain, options: dict[Any, Any], *, json_output: bool) -> None:
-    """Run the contract's checks; exit 0 only when none fails."""
-    from .testing import FAIL, checks
+    """Run the contract's checks on the instance the options name (none: the domain's own
+    small ones), after a line naming each instance; exit 0 only when none fails."""
+    from .testing import FAIL, checks, label
 
     defaults = {p.name: p.default for p in domain.params}
     given = {k: v for k, v in options.items() if v is not None and v != defaults.get(k)}
-    found = checks(domain, [given] if given else None)
+    instances = [given] if given else domain.check_instances()
+    found = checks(domain, instances)
+    names = [label(domain, o) for o in instances]
+    if not json_output:
+        for i, name in enumerate(names, 1):
+            typer.echo(f"instance {i}: {name}")
     outcomes = []
     for check in found:
         outcome = check.outcome()
@@ -469,6 +521,7 @@ def _run_check(domain: Domain, options: dict[Any, Any], *, json_output: bool) ->
             json.dumps(
                 {
                     "domain": domain.name,
+                    "instances": names,
                     "failed": failed,
                     "checks": [{"name": o.name, "status": o.status, "detail": o.detail} for o in outcomes],
                 }
@@ -502,7 +555,7 @@ def _default_row(dom: Domain, label: str, options: dict[str, Any]) -> dict[str, 
 @app.command("domains")
 def domains_command(json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List the installed domains, their heuristics and their defaults (per case, e.g. board size)."""
-    from .plugins import domains
+    from .plugins import domains, get_engine
 
     rows = []
     for name, dom in domains().items():
@@ -528,7 +581,12 @@ def domains_command(json_output: Annotated[bool, typer.Option("--json", help="pr
         typer.echo(f"{row['name']}: {row['summary']}")
         for case in row["defaults"]:
             label = f"default ({case['case']})" if case["case"] else "default"
-            params = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in case["params"].items())
+            limited = set(case["params"]) - set(get_engine(case["engine"]).in_effect(case["params"], None))
+            params = ", ".join(
+                (f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}")
+                + (" with --timeout or --max-nodes" if k in limited else "")
+                for k, v in case["params"].items()
+            )
             typer.echo(
                 f"  {label}: {case['engine']} + {case['heuristic'] or 'no heuristic'}"
                 + (f" ({params})" if params else "")
@@ -687,6 +745,11 @@ def main() -> None:
             raise
         typer.echo(f"Error: {e}", err=True)
         sys.exit(EXIT_USAGE)
+    except PluginError as e:  # a plugin broke its contract: its fault, not the user's input
+        if debug:
+            raise
+        typer.echo(f"Error: {e}", err=True)
+        sys.exit(EXIT_FAILURE)
     except KeyboardInterrupt:
         typer.echo("Error: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)

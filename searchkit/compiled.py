@@ -1,5 +1,5 @@
-"""What the plugins' compiled (numba) code shares: whether it may run here, and a weight as
-two small integers.
+"""What the plugins' compiled (numba) code shares: whether it may run here, word of a
+compilation as it starts, and a weight as two small integers.
 
 Why here: the n-puzzle's IDA* and pattern-database builder and Sokoban's push search each
 have a compiled kernel; one switch (`NO_NUMBA_ENV`) turns them all off, and each keeps its
@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from importlib.util import find_spec
+from typing import Any
 
 from .errors import InputError
 
@@ -22,6 +25,51 @@ def numba_available() -> bool:
     """Whether compiled kernels can run here (numba installed, `NO_NUMBA_ENV` not set), found
     without importing numba, which takes a while."""
     return not os.environ.get(NO_NUMBA_ENV) and find_spec("numba") is not None
+
+
+class Compiles:
+    """What `compile_notices` saw: ``seconds`` numba spent compiling (outermost compilations,
+    so a kernel compiling the functions it calls is counted once)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+
+@contextmanager
+def compile_notices(tell: Callable[[str], None]) -> Iterator[Compiles]:
+    """While active, ``tell(name)`` once, when numba starts compiling its first function (named)
+    in this process: a compilation, not a load from numba's disk cache, which starts none.
+    Yields a `Compiles` that adds up the compilations' seconds.  Imports numba (its import
+    takes a while); nothing where compiled code cannot run."""
+    compiles = Compiles()
+    if not numba_available():
+        yield compiles
+        return
+    import time
+
+    from numba.core import event
+
+    class Listener(event.Listener):
+        told = False
+        depth = 0
+        began = 0.0
+
+        def on_start(self, ev: Any) -> None:
+            if self.depth == 0:
+                self.began = time.perf_counter()
+            self.depth += 1
+            if not self.told:
+                self.told = True
+                dispatcher = (ev.data or {}).get("dispatcher")
+                tell(getattr(getattr(dispatcher, "py_func", None), "__qualname__", "a kernel"))
+
+        def on_end(self, ev: Any) -> None:
+            self.depth -= 1
+            if self.depth == 0:
+                compiles.seconds += time.perf_counter() - self.began
+
+    with event.install_listener("numba:compile", Listener()):
+        yield compiles
 
 
 def integer_weights(weight: float, denominator: int = 1000, name: str = "weight") -> tuple[int, int]:

@@ -69,7 +69,10 @@ class Heuristic:
     """A named heuristic: ``make(problem)`` returns ``state -> estimate``.
 
     Domains wire their own heuristics into fast incremental paths by name; a heuristic
-    another plugin adds to a domain reaches the problem through ``make``.
+    another plugin adds to a domain reaches the problem through ``make``.  ``admissible``:
+    a promise that it never overestimates (``searchkit check`` tests it); searchkit labels
+    answers by it and sets ``heuristic_admissible`` from it on the problems
+    ``searchkit.make_problem`` builds.
     """
 
     name: str
@@ -106,6 +109,11 @@ class Domain(Generic[P]):
         return {}
 
     def make_problem(self, options: dict[str, Any], heuristic: Heuristic | None) -> P:
+        """The problem ``options`` describe, guided by ``heuristic`` (None: none), which may
+        bring a ``backward_heuristic`` with it.  A bad value raises `InputError` (one line)
+        before anything large is built: an option without an upper bound lets ``--size
+        99999999`` take minutes and gigabytes (``searchkit check`` probes each option with a
+        text that names nothing, -1 and 99999999, under a time and memory budget)."""
         raise NotImplementedError
 
     def defaults(self, options: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
@@ -134,6 +142,12 @@ class Domain(Generic[P]):
     def describe_state(self, problem: P, state: Any) -> str:
         fn = getattr(problem, "describe", None)
         return fn(state) if fn is not None else str(state)
+
+    def describe_reached(self, problem: P, state: Any, action: Any) -> str:
+        """``state`` as a search-tree picture shows it, reached by ``action`` (None at a
+        root): `describe_state` unless the domain overrides it, as one whose states abstract
+        part of the position away can, to show it as the action left it."""
+        return self.describe_state(problem, state)
 
     def describe_start(self, problem: P) -> str:
         """The start as shown above a solution (a domain whose states abstract part of the

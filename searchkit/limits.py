@@ -95,11 +95,12 @@ class Guard:
         self._last_expanded = 0
 
     def check(self, expanded: int, stored: int = 0, ahead: int = 0) -> str | None:
-        """The name of the limit reached, or None to go on.  ``ahead``: bytes the search will
-        claim in one step before the next check (a hash table growing, `searchkit.tables`),
-        counted as taken, so the memory limit stops it before, not after, the step; so is
-        the memory it took since the last check (``drift``), which it takes again before the
-        next."""
+        """The name of the limit reached (``interrupted``, ``nodes``, ``time``, ``states``: the
+        stored states, ``memory``: the process's memory), or None to go on.  ``ahead``: bytes
+        the search will claim in one step before the next check (a hash table growing,
+        `searchkit.tables`), counted as taken, so the memory limit stops it before, not after,
+        the step; so is the memory it took since the last check (``drift``), which it takes
+        again before the next."""
         if self.limits.interrupt.is_set():
             return "interrupted"
         if self.max_expanded is not None and expanded >= self.max_expanded:
@@ -107,7 +108,7 @@ class Guard:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return "time"
         if self.max_stored is not None and stored >= self.max_stored:
-            return "memory"
+            return "states"
         self._n += 1
         if self.max_rss is not None or self._n & 15 == 0:
             rss = current_rss_bytes()

@@ -15,7 +15,13 @@ class Problem(Protocol[S, A]):
 
     The three required members (``initial_state``, ``is_goal``, ``successors``: any
     iterable of ``(action, next_state, step_cost)`` with positive costs) are enough for
-    every blind engine; the optional ones unlock more (``searchkit check`` tests each):
+    every blind engine; the optional ones unlock more (``searchkit check`` tests each
+    against the others; it cannot tell whether a move is legal in the domain's rules).
+
+    An action is any value the engines never look inside: a solution is replayed by finding
+    each action among the successors with ``==`` (so one state's moves should have distinct
+    actions), ``predecessors`` names the same value, and output shows it with ``str``
+    (``--json`` writes a string or number as itself): a short string or a number is best.
 
     * ``heuristic(state) -> float`` - an estimate of the remaining cost (admissible for the
       optimal engines), ``float("inf")`` for a dead state.  A problem without one has
@@ -27,18 +33,25 @@ class Problem(Protocol[S, A]):
       Any iterable will do.
     * ``goal_states() -> iterable of states`` and ``predecessors(state) -> iterable of
       (action, previous_state, cost)`` - for bidirectional search; ``action`` is the action
-      that leads *from* ``previous_state`` *to* ``state``.  A* also uses ``predecessors`` to
-      rebuild its path, so it need not store a parent pointer per state.
+      that leads *from* ``previous_state`` *to* ``state``; they must be exactly the steps
+      ``successors`` gives into ``state``.  Besides the backward and bidirectional engines,
+      every best-first engine (dijkstra, astar, greedy, anytime, and the composite engines
+      made of them) rebuilds its path through ``predecessors`` when the problem offers them,
+      so it need not store a parent pointer per state.
     * ``backward_heuristic(state) -> float`` - an estimate of the cost from the initial state to
       ``state`` (the heuristic of the problem read backwards: backward search, NBS); admissible
-      for NBS to stay optimal (NBS refuses a problem without one).
+      for NBS and MM to stay optimal (they refuse a problem without one).  A problem may
+      carry one only when built with a heuristic (``searchkit check`` tests both kinds).
       ``predecessors_with_h(state, h) -> iterable of (action, previous_state, cost, previous_h)``
       - its incremental form, as ``successors_with_h`` is ``heuristic``'s.
       ``min_step_cost`` - a lower bound on every step cost (NBS).
     * ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
     * ``heuristic_admissible = True`` - a promise that ``heuristic`` never overestimates (so it
       is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0, and
-      ``searchkit.solve`` labels answers ``optimal``.
+      ``searchkit.solve`` labels answers ``optimal``.  searchkit sets it from the
+      `Heuristic`'s ``admissible`` on the problems ``searchkit.make_problem`` builds and on
+      composite engines' variants; the command line labels answers from the `Heuristic`
+      itself.
     * ``cycle_check = "parent"`` - a promise that the space is undirected and the goal
       reachable, so depth-first engines need only skip the move straight back.
     * ``preserves_optimality = False`` - the successors may skip optimal paths (macro moves,

@@ -23,6 +23,10 @@ class Stats:
     cost.  ``reopened``: stored states re-inserted because a cheaper path to them was
     found.  ``stored``: peak number of states held (open + closed, or the path for
     depth-first engines).  ``limit_reason`` names the limit that stopped the search.
+    ``elapsed_s``: seconds of the search (the rates are per second of it); ``improve_s``:
+    seconds of the domain's improvement pass over the answer after it (an optimizer), not
+    part of ``elapsed_s``; ``compile_s``: seconds of ``elapsed_s`` that numba spent compiling
+    the engine's code on its first use (0 once cached), left out of the rates.
     ``answered_by`` names the member of a portfolio that found the answer; ``members`` says
     what each member did (``member``, ``seconds`` of its own turns, ``expanded``, ``stored``,
     ``retired`` when memory ran short), so a portfolio's time can be read member by member.
@@ -36,6 +40,8 @@ class Stats:
     stored: int = 0
     iterations: int = 0
     elapsed_s: float = 0.0
+    improve_s: float = 0.0
+    compile_s: float = 0.0
     peak_rss_bytes: int = 0
     limit_reason: str | None = None
     answered_by: str | None = None  # a composite engine's member whose answer it is (portfolio)
@@ -43,12 +49,17 @@ class Stats:
     members: list[dict[str, Any]] | None = None
 
     @property
+    def searching_s(self) -> float:
+        """Seconds of search proper: ``elapsed_s`` without the compilation."""
+        return self.elapsed_s - self.compile_s
+
+    @property
     def expansions_per_s(self) -> float:
-        return self.expanded / self.elapsed_s if self.elapsed_s > 0 else 0.0
+        return self.expanded / self.searching_s if self.searching_s > 0 else 0.0
 
     @property
     def generated_per_s(self) -> float:
-        return self.generated / self.elapsed_s if self.elapsed_s > 0 else 0.0
+        return self.generated / self.searching_s if self.searching_s > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

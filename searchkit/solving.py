@@ -3,20 +3,24 @@ library callers share."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import time
+import typing
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .collector import searching
 from .domain import Domain, Heuristic
 from .engines import UNKNOWN, EngineInfo, problem_caveat
-from .errors import InputError
+from .engines.paths import CHECK_HINT, check_hint
+from .errors import InputError, PluginError
 from .limits import Limits
 from .observer import Observer
-from .plugins import get_domain, get_engine
+from .plugins import domains, get_domain, get_engine
 from .problem import Problem, heuristic_of, preserves_optimality, preserves_solutions
 from .result import INCOMPLETE, LIMIT, NO_SOLUTION, SOLVED, Result
 
 NO_HEURISTIC = "none"
+DOMAIN_TAG = "searchkit_domain"  # the attribute naming the domain that built a problem
 
 
 @dataclass
@@ -36,7 +40,13 @@ class Job:
 
     @property
     def guarantee(self) -> str:
+        """What an answer of this run promises, before it runs."""
         return self.engine.guarantee(self.params, self.admissible, self.problem)
+
+    def guarantee_of(self, result: Result) -> str | None:
+        """What ``result`` promises: None when it holds no answer (nothing to promise about),
+        else its own guarantee (`settle`) or the run's."""
+        return (result.guarantee or self.guarantee) if result.status == SOLVED else None
 
 
 def resolve_engine(
@@ -81,7 +91,7 @@ def prepare(
         raise InputError(f"engine {info.name!r} needs a heuristic (e.g. --heuristic {next(iter(dom.heuristics), '?')})")
     if info.heuristic == "ignored":
         h = None
-    problem = with_variants(dom.make_problem(full, h), dom, full)
+    problem = built_by(with_variants(dom.make_problem(full, h), dom, full), dom)
     lacking = info.lacks(problem)
     if lacking:
         raise InputError(f"engine {info.name!r} needs {lacking}, which {dom.name} does not offer")
@@ -109,10 +119,37 @@ def make_problem(domain: str | Domain, heuristic: str | None = None, **options: 
         if heuristic not in dom.heuristics:
             raise InputError(f"unknown heuristic {heuristic!r} for {dom.name} (known: {', '.join(dom.heuristics)})")
         h = dom.heuristics[heuristic]
-    problem = with_variants(dom.make_problem(full, h), dom, full)
+    problem = built_by(with_variants(dom.make_problem(full, h), dom, full), dom)
     if h is not None and heuristic_of(problem) is not None:
         problem.heuristic_admissible = h.admissible
     return problem  # type: ignore[no-any-return]  # a Problem by the domain's contract
+
+
+def built_by(problem: Any, dom: Domain) -> Any:
+    """``problem`` marked as built by ``dom`` (read by `domain_of`), where it takes attributes."""
+    try:
+        setattr(problem, DOMAIN_TAG, dom.name)
+    except AttributeError:  # __slots__: `domain_of` finds its domain by its class, if it can
+        pass
+    return problem
+
+
+def domain_of(problem: Any) -> str | None:
+    """The name of the domain ``problem`` belongs to: the one that built it (`make_problem`,
+    `prepare`), else the installed domain whose declared problem class (``Domain[P]``) it is
+    an instance of, else None (a problem of the caller's own)."""
+    name = getattr(problem, DOMAIN_TAG, None)
+    if isinstance(name, str):
+        return name
+    for dom in domains().values():
+        for base in getattr(type(dom), "__orig_bases__", ()):
+            for kind in typing.get_args(base):
+                try:
+                    if kind is not object and isinstance(kind, type) and isinstance(problem, kind):
+                        return dom.name
+                except TypeError:  # a protocol or alias isinstance cannot test
+                    continue
+    return None
 
 
 def with_variants(problem: Any, dom: Domain, options: dict[str, Any]) -> Any:
@@ -140,9 +177,12 @@ def with_variants(problem: Any, dom: Domain, options: dict[str, Any]) -> Any:
 def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible: Any, problem: Any) -> Result:
     """Make the result's labels true: its ``guarantee`` is what engine, heuristic and problem
     together promise, and ``no-solution`` stands only when the search that ran out was
-    complete for the problem (otherwise it is a ``limit`` with reason ``incomplete``)."""
+    complete for the problem (otherwise it is a ``limit`` with reason ``incomplete``).  A
+    result without an answer promises nothing: its ``guarantee`` is None."""
     result.engine = result.engine or info.name
-    if result.guarantee is None:
+    if result.status != SOLVED:
+        result.guarantee = None
+    elif result.guarantee is None:
         result.guarantee = info.guarantee(params, admissible, problem)
     elif result.bound is not None and (admissible is not True or not preserves_optimality(problem)):
         # a bound proven with a heuristic that may overestimate, or on moves that skip
@@ -163,9 +203,16 @@ def settle(result: Result, info: EngineInfo, params: dict[str, Any], admissible:
 
 def execute(job: Job, limits: Limits | None = None, observer: Observer | None = None, improve: bool = True) -> Result:
     """Run the job's engine, replay any solution it returns, let the domain improve it (replayed
-    again; not with ``improve=False``, e.g. for a drawing of the search) and hand it back."""
+    again; not with ``improve=False``, e.g. for a drawing of the search) and hand it back.
+
+    ``stats.elapsed_s`` is the search's time; the domain's improvement pass is counted apart
+    in ``stats.improve_s``.  A `PluginError` from the search names the domain."""
     with searching():
-        return _execute(job, limits, observer, improve)
+        try:
+            return _execute(job, limits, observer, improve)
+        except PluginError as e:
+            name = job.domain.name
+            raise PluginError(f"domain {name!r}: {e}".replace(CHECK_HINT, check_hint(name))) from e
 
 
 def _execute(job: Job, limits: Limits | None, observer: Observer | None, improve: bool) -> Result:
@@ -176,11 +223,14 @@ def _execute(job: Job, limits: Limits | None, observer: Observer | None, improve
         job.domain.replay(job.problem, result)
     if result.status == SOLVED and improve:
         left = None if limits is None or limits.timeout_s is None else limits.timeout_s - result.stats.elapsed_s
+        began = time.perf_counter()
         improved = job.domain.improve(
             job.problem, result, job.options, left, None if limits is None else limits.interrupt
         )
         if improved is not result:
             job.domain.replay(job.problem, improved)
+            seconds = time.perf_counter() - began
+            improved.stats = replace(improved.stats, elapsed_s=result.stats.elapsed_s, improve_s=seconds)
             result = improved
     return result
 
@@ -196,8 +246,12 @@ def solve(
 
     The result's ``guarantee`` is filled in as on the command line; a heuristic counts as
     admissible when the problem says so (``heuristic_admissible = True``), otherwise the
-    guarantee says "optimal if the heuristic is admissible"."""
+    guarantee says "optimal if the heuristic is admissible".  An engine made for other domains
+    than the problem's (`domain_of`) is refused with an `InputError`, as on the command line."""
     info = get_engine(engine)
+    why = info.refusal(domain_of(problem))
+    if why:
+        raise InputError(why)
     params = info.check_params(params)
     lacking = info.lacks(problem)
     if lacking:

@@ -4,12 +4,19 @@ scikit-learn holds every estimator, its own and third parties', to one contract 
 ``check_estimator``; this module does the same for domains.  On a few small instances it
 checks what the engines rely on and no engine verifies: stable hashable states,
 deterministic successors with positive costs, ``successors_with_h`` agreeing with
-``successors`` and ``heuristic``, ``predecessors`` inverting ``successors`` (and
-``predecessors_with_h`` agreeing with ``backward_heuristic``, which must not overestimate), h = 0 at
+``successors`` and ``heuristic``, ``predecessors`` inverting ``successors``, h = 0 at
 goals, declared admissibility (against exact costs-to-go) and consistency, every
-registered engine answering with a true label or refusing in one line, and bad options
-refused cleanly.  Each check passes, fails with a concrete counterexample, or is skipped
-with the reason.
+``backward_heuristic`` the problems carry (built without a heuristic or with any of the
+domain's: a domain may attach one together with its heuristic) never above the exact cost
+from the start and agreeing with ``predecessors_with_h``, every registered engine
+answering with a true label or refusing in one line, and bad options refused cleanly:
+each bad-value probe builds its problem in a child process under `PROBE_TIMEOUT_S` and
+`PROBE_MEMORY_MB`, and one over either is reported as a value the domain should refuse.
+Each check passes, fails with a concrete counterexample, or is skipped with the reason.
+
+The checks see only what the problem says of itself: whether a move is legal in the
+domain's rules (a tile that jumps, a box pushed through a wall) is the domain's own tests'
+business; a wrong move passes every check here.
 
 In a plugin's own tests::
 
@@ -40,11 +47,16 @@ PASS, FAIL, SKIP = "pass", "fail", "skip"
 SPACE_CAP = 20_000  # states explored per instance for the structural checks
 SAMPLE = 400  # states checked per instance by the per-state checks
 ENGINE_TIMEOUT_S, ENGINE_MAX_EXPANDED = 10.0, 300_000
+PROBE_TIMEOUT_S, PROBE_MEMORY_MB = 5.0, 1024  # the budget of each bad-value probe
 TOLERANCE = 1e-9
 
 
 class Skipped(Exception):
-    """A check that cannot be made here (the reason is the message)."""
+    """A check that does not apply to this domain or these instances (the reason is the
+    message): under pytest it skips with the reason after `NOT_APPLICABLE`."""
+
+
+NOT_APPLICABLE = "does not apply: "  # how a check's pytest skip begins
 
 
 @dataclass
@@ -82,7 +94,7 @@ class Check:
         except Skipped as e:
             import pytest
 
-            pytest.skip(str(e))
+            pytest.skip(f"{NOT_APPLICABLE}{e}")
 
 
 # -- what the checks look at ------------------------------------------------------------------
@@ -124,11 +136,6 @@ class Space:
                 back.setdefault(t, []).append((s, c))
         return _dijkstra(self.goals, lambda s: back.get(s, ()))
 
-    def cost_from_start(self) -> dict[Any, Any]:
-        """The cost of the cheapest path from the start within the explored part of the space:
-        exact when that is the whole space, and never below the true cost."""
-        return _dijkstra(self.order[:1], lambda s: [(t, c) for _a, t, c in self.edges.get(s, ())])
-
 
 def _dijkstra(sources: list[Any], neighbours: Callable[[Any], Any], cap: int | None = None) -> dict[Any, Any]:
     dist: dict[Any, Any] = {}
@@ -159,6 +166,12 @@ def exact_costs(problem: Any, space: Space) -> tuple[dict[Any, Any], str]:
     return {}, "no exact costs (space too large, no predecessors)"
 
 
+def exact_costs_from_start(problem: Any) -> dict[Any, Any]:
+    """The exact cost from the start of the `SPACE_CAP` states nearest it (Dijkstra over
+    ``successors``: every state it settles has its true cost)."""
+    return _dijkstra([problem.initial_state()], lambda s: [(t, c) for _a, t, c in problem.successors(s)], cap=SPACE_CAP)
+
+
 # -- building the problems ------------------------------------------------------------------------
 def _options(domain: Domain, options: dict[str, Any]) -> dict[str, Any]:
     full = {p.name: p.default for p in domain.params}
@@ -170,7 +183,38 @@ def _problem(domain: Domain, options: dict[str, Any], heuristic: Heuristic | Non
     return domain.make_problem(_options(domain, options), heuristic)
 
 
-def _label(domain: Domain, options: dict[str, Any]) -> str:
+Built = list[tuple[dict[str, Any], Any]]  # (options, problem) per instance
+
+
+class Problems:
+    """The instances' problems, each built once: ``plain`` without a heuristic, built at once
+    (a refusal there is the user's error and raises InputError), and `with_heuristic`."""
+
+    def __init__(self, dom: Domain, instances: list[dict[str, Any]]):
+        self.dom, self.instances = dom, instances
+        self.plain: Built = [(options, _problem(dom, options, None)) for options in instances]
+        self._with: dict[str, tuple[Built, list[InputError]]] = {}
+
+    def with_heuristic(self, h: Heuristic) -> Built:
+        """The instances the domain builds with ``h``; Skipped when it refuses every one (the
+        heuristic is not for these instances)."""
+        if h.name not in self._with:
+            built: Built = []
+            refusals: list[InputError] = []
+            for options in self.instances:
+                try:
+                    built.append((options, _problem(self.dom, options, h)))
+                except InputError as e:
+                    refusals.append(e)
+            self._with[h.name] = built, refusals
+        built, refusals = self._with[h.name]
+        if not built:
+            raise Skipped(f"not for these instances ({refusals[0]})")
+        return built
+
+
+def label(domain: Domain, options: dict[str, Any]) -> str:
+    """An instance as ``name=value`` pairs (the domain's name when it has no options)."""
     return " ".join(f"{k}={v}" for k, v in options.items()) or domain.name
 
 
@@ -187,9 +231,8 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
     instances = list(instances) if instances else dom.check_instances()
     if not instances:
         raise InputError(f"domain {dom.name!r} offers no small instances to check: give its options")
-    plain = []
-    for options in instances:
-        plain.append((options, _problem(dom, options, None)))  # a bad instance is the user's error: raise now
+    problems = Problems(dom, instances)
+    plain = problems.plain
     spaces = {id(p): Space(p) for _o, p in plain}
 
     def structure() -> str:
@@ -197,16 +240,16 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
             space = spaces[id(problem)]
             for s in space.sample():
                 hash(s)
-                assert s == s, f"{_label(dom, options)}: a state is not equal to itself: {_where(problem, s)}"
+                assert s == s, f"{label(dom, options)}: a state is not equal to itself: {_where(problem, s)}"
                 first = [(a, t, c) for a, t, c in problem.successors(s)]
                 again = [(a, t, c) for a, t, c in problem.successors(s)]
                 assert _same(first, again), (
-                    f"{_label(dom, options)}: successors differ between two calls at {_where(problem, s)}"
+                    f"{label(dom, options)}: successors differ between two calls at {_where(problem, s)}"
                 )
                 for a, t, c in first:
                     assert hash(t) == hash(t) and t == t, f"unstable state after {a!r} from {_where(problem, s)}"
                     assert c > 0 and math.isfinite(c), (
-                        f"{_label(dom, options)}: step {a!r} costs {c} (must be positive) at {_where(problem, s)}"
+                        f"{label(dom, options)}: step {a!r} costs {c} (must be positive) at {_where(problem, s)}"
                     )
         return f"{sum(len(spaces[id(p)].order) for _o, p in plain):,} states explored"
 
@@ -216,18 +259,18 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
             if not can_search_backward(problem):
                 raise Skipped("the domain offers no goal_states/predecessors")
             for g in problem.goal_states():
-                assert problem.is_goal(g), f"{_label(dom, options)}: goal_states gives a non-goal {_where(problem, g)}"
+                assert problem.is_goal(g), f"{label(dom, options)}: goal_states gives a non-goal {_where(problem, g)}"
             for s in spaces[id(problem)].sample():
                 for a, t, c in problem.successors(s):
                     back = [(pa, p, pc) for pa, p, pc in problem.predecessors(t)]
                     assert any(p == s and pa == a and math.isclose(pc, c) for pa, p, pc in back), (
-                        f"{_label(dom, options)}: {a!r} leads from {_where(problem, s)} to {_where(problem, t)} "
+                        f"{label(dom, options)}: {a!r} leads from {_where(problem, s)} to {_where(problem, t)} "
                         f"but predecessors of the latter do not give it back"
                     )
                 for a, p, c in problem.predecessors(s):
                     fwd = list(problem.successors(p))
                     assert any(t == s and fa == a and math.isclose(fc, c) for fa, t, fc in fwd), (
-                        f"{_label(dom, options)}: predecessors of {_where(problem, s)} name {a!r} from "
+                        f"{label(dom, options)}: predecessors of {_where(problem, s)} name {a!r} from "
                         f"{_where(problem, p)}, which successors do not have"
                     )
                 checked += 1
@@ -236,10 +279,10 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
     out = [
         Check("states hashable, successors deterministic, costs positive", structure),
         Check("predecessors invert successors", backward),
-        *_backward_heuristic_checks(dom, plain),
+        *_backward_heuristic_checks(dom, problems),
     ]
     for h in dom.heuristics.values():
-        out += _heuristic_checks(dom, instances, h)
+        out += _heuristic_checks(dom, problems, h)
     out += [Check(f"engine {name}", _engine_check(dom, instances, name)) for name in engines()]
     out.append(Check("bad options are refused cleanly", _options_check(dom, instances[0])))
     return out
@@ -253,8 +296,7 @@ def _same(a: list[Any], b: list[Any]) -> bool:
 
 
 def _agrees(
-    dom: Domain,
-    options: dict[str, Any],
+    where: str,
     problem: Any,
     name: str,
     steps: Callable[[Any], Any],
@@ -262,7 +304,7 @@ def _agrees(
     fn: Callable[[Any], float],
 ) -> int:
     """Assert that the incremental ``inc`` (``name``) gives ``steps``' neighbours with ``fn`` of
-    each, on a sample of states; the count of states checked."""
+    each, on a sample of states of the instance ``where`` names; the count of states checked."""
     count = 0
     for s in Space(problem, 2000).sample(200):
         hs = fn(s)
@@ -272,49 +314,74 @@ def _agrees(
         # neighbours the heuristic proves dead (h infinite) may be left out
         want = [(a, t, c) for a, t, c in steps(s) if math.isfinite(fn(t))]
         kept = [(a, t, c) for a, t, c, ch in got if math.isfinite(ch)]
-        assert _same(kept, want), (
-            f"{_label(dom, options)}: {name} gives other states than it should at {_where(problem, s)}"
-        )
+        assert _same(kept, want), f"{where}: {name} gives other states than it should at {_where(problem, s)}"
         for a, t, _c, ch in got:
             ht = fn(t)
             assert ch == ht or (math.isfinite(ht) and math.isclose(ch, ht)), (
-                f"{_label(dom, options)}: after {a!r} from {_where(problem, s)} {name} says h = {ch}, "
-                f"the heuristic says {ht}"
+                f"{where}: after {a!r} from {_where(problem, s)} {name} says h = {ch}, the heuristic says {ht}"
             )
         count += 1
     return count
 
 
-def _backward_heuristic_checks(dom: Domain, plain: list[tuple[dict[str, Any], Any]]) -> list[Check]:
-    """``backward_heuristic`` (an estimate of the cost from the start): its incremental form
-    agrees with it, and it never overestimates the exact cost from the start."""
+def _backward_heuristic_checks(dom: Domain, problems: Problems) -> list[Check]:
+    """``backward_heuristic`` (an estimate of the cost from the start) on every problem that
+    has one, built without a heuristic or with any of the domain's (a domain may attach it
+    together with the heuristic): its incremental form agrees with it, and it never
+    overestimates the exact cost from the start (unless it came with a heuristic declared
+    inadmissible: answers guided by that promise nothing)."""
+    Found = list[tuple[Heuristic | None, dict[str, Any], Any, Callable[[Any], float]]]
 
-    def with_backward() -> list[tuple[dict[str, Any], Any, Callable[[Any], float]]]:
-        out = [(o, p, p.backward_heuristic) for o, p in plain if callable(getattr(p, "backward_heuristic", None))]
+    def with_backward() -> Found:
+        """``(heuristic built with, options, problem, backward_heuristic)`` of each problem with one."""
+        sources: list[tuple[Heuristic | None, Built]] = [(None, problems.plain)]
+        for h in dom.heuristics.values():
+            try:
+                sources.append((h, problems.with_heuristic(h)))
+            except Skipped:
+                continue  # not for these instances: the heuristic's own checks say so
+        out = [
+            (h, options, problem, fn)
+            for h, built in sources
+            for options, problem in built
+            if callable(fn := getattr(problem, "backward_heuristic", None))
+        ]
         if not out:
-            raise Skipped("no backward_heuristic")
+            raise Skipped("no backward_heuristic, built without a heuristic or with any of the domain's")
         return out
 
+    def how(h: Heuristic | None) -> str:
+        return "without a heuristic" if h is None else f"with heuristic {h.name}"
+
+    def hows(found: Found) -> str:
+        return ", ".join(dict.fromkeys(how(h) for h, *_rest in found))
+
     def incremental() -> str:
-        count = 0
-        for options, problem, fn in with_backward():
+        count, found = 0, []
+        for h, options, problem, fn in with_backward():
             inc = getattr(problem, "predecessors_with_h", None)
             if inc is None or not can_search_backward(problem):
-                raise Skipped("no predecessors_with_h")
-            count += _agrees(dom, options, problem, "predecessors_with_h", problem.predecessors, inc, fn)
-        return f"{count:,} states"
+                continue
+            where = f"{label(dom, options)} {how(h)}"
+            count += _agrees(where, problem, "predecessors_with_h", problem.predecessors, inc, fn)
+            found.append((h, options, problem, fn))
+        if not found:
+            raise Skipped("no predecessors_with_h")
+        return f"{count:,} states ({hows(found)})"
 
     def admissible() -> str:
-        count = 0
-        for options, problem, fn in with_backward():
-            for s, cost in Space(problem).cost_from_start().items():
+        count, found = 0, [f for f in with_backward() if f[0] is None or f[0].admissible]
+        if not found:
+            raise Skipped("only with heuristics declared inadmissible")
+        for h, options, problem, fn in found:
+            for s, cost in exact_costs_from_start(problem).items():
                 hs = fn(s)
                 assert hs <= cost + TOLERANCE, (
-                    f"{_label(dom, options)}: backward_heuristic = {hs} but a path from the start costs "
-                    f"{cost} at {_where(problem, s)}"
+                    f"{label(dom, options)} {how(h)}: backward_heuristic = {hs} but the exact cost from the start "
+                    f"is {cost} at {_where(problem, s)}"
                 )
                 count += 1
-        return f"{count:,} states (against the cheapest paths from the start found)"
+        return f"{count:,} states with exact costs from the start ({hows(found)})"
 
     return [
         Check("backward heuristic: predecessors_with_h agrees", incremental),
@@ -322,20 +389,9 @@ def _backward_heuristic_checks(dom: Domain, plain: list[tuple[dict[str, Any], An
     ]
 
 
-def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic) -> list[Check]:
-    built: list[Any] = []
-
-    def problems() -> list[Any]:
-        if not built:
-            for options in instances:
-                try:
-                    built.append((options, _problem(dom, options, h)))
-                except InputError as e:
-                    built.append((options, e))
-        usable = [(o, p) for o, p in built if not isinstance(p, InputError)]
-        if not usable:
-            raise Skipped(f"not for these instances ({built[0][1]})")
-        return usable
+def _heuristic_checks(dom: Domain, built: Problems, h: Heuristic) -> list[Check]:
+    def problems() -> Built:
+        return built.with_heuristic(h)
 
     def incremental() -> str:
         count = 0
@@ -344,22 +400,25 @@ def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic
             fn = heuristic_of(problem)
             if inc is None or fn is None:
                 raise Skipped("no successors_with_h")
-            count += _agrees(dom, options, problem, "successors_with_h", problem.successors, inc, fn)
+            count += _agrees(label(dom, options), problem, "successors_with_h", problem.successors, inc, fn)
         return f"{count:,} states"
 
     def goal_zero() -> str:
         count = 0
         for options, problem in problems():
             fn = heuristic_of(problem)
-            assert fn is not None, f"{_label(dom, options)}: built with heuristic {h.name}, it has none"
+            assert fn is not None, f"{label(dom, options)}: built with heuristic {h.name}, it has none"
             space = Space(problem, 5000)
-            goals = list(space.goals) + (list(problem.goal_states()) if can_search_backward(problem) else [])
+            # each goal once: the sample's and goal_states() name the same ones
+            goals = list(
+                dict.fromkeys(space.goals + (list(problem.goal_states()) if can_search_backward(problem) else []))
+            )
             if not goals:
                 raise Skipped("no goal state within reach of the sample")
             for g in goals:
-                assert fn(g) == 0, f"{_label(dom, options)}: h = {fn(g)} at the goal {_where(problem, g)}"
+                assert fn(g) == 0, f"{label(dom, options)}: h = {fn(g)} at the goal {_where(problem, g)}"
                 count += 1
-        return f"{count} goal states"
+        return f"{count} goal state{'' if count == 1 else 's'}"
 
     def admissible() -> str:
         if not h.admissible:
@@ -367,7 +426,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic
         count, hows = 0, []
         for options, problem in problems():
             fn = heuristic_of(problem)
-            assert fn is not None, f"{_label(dom, options)}: built with heuristic {h.name}, it has none"
+            assert fn is not None, f"{label(dom, options)}: built with heuristic {h.name}, it has none"
             exact, how = exact_costs(problem, Space(problem))
             if not exact:
                 raise Skipped(how)
@@ -375,7 +434,7 @@ def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic
             for s, cost in exact.items():
                 hs = fn(s)
                 assert hs <= cost + TOLERANCE, (
-                    f"{_label(dom, options)}: h = {hs} but the exact cost to go is {cost} at {_where(problem, s)}"
+                    f"{label(dom, options)}: h = {hs} but the exact cost to go is {cost} at {_where(problem, s)}"
                 )
                 count += 1
         return f"{count:,} states with exact costs ({', '.join(dict.fromkeys(hows))})"
@@ -386,12 +445,12 @@ def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic
         count = 0
         for options, problem in problems():
             fn = heuristic_of(problem)
-            assert fn is not None, f"{_label(dom, options)}: built with heuristic {h.name}, it has none"
+            assert fn is not None, f"{label(dom, options)}: built with heuristic {h.name}, it has none"
             for s in Space(problem, 5000).sample():
                 hs = fn(s)
                 for a, t, c in problem.successors(s):
                     assert hs <= c + fn(t) + TOLERANCE, (
-                        f"{_label(dom, options)}: h drops from {hs} to {fn(t)} "
+                        f"{label(dom, options)}: h drops from {hs} to {fn(t)} "
                         f"over a step of cost {c} ({a!r} from {_where(problem, s)})"
                     )
                     count += 1
@@ -403,6 +462,21 @@ def _heuristic_checks(dom: Domain, instances: list[dict[Any, Any]], h: Heuristic
         Check(f"heuristic {h.name}: admissible", admissible),
         Check(f"heuristic {h.name}: consistent", consistent),
     ]
+
+
+def _per_instance(notes: list[str]) -> str:
+    """One note per instance, in the instances' order; identical notes are said once with the
+    instances (numbered from 1) they hold for, so that every instance is accounted for."""
+    which: dict[str, list[int]] = {}
+    for i, note in enumerate(notes, 1):
+        which.setdefault(note, []).append(i)
+    if len(which) == len(notes):
+        return "; ".join(notes)
+    if len(which) == 1:
+        return f"{notes[0]} (all {len(notes)} instances)"
+    return "; ".join(
+        f"{note} (instance{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns))})" for note, ns in which.items()
+    )
 
 
 def _engine_check(dom: Domain, instances: list[dict[Any, Any]], name: str) -> Callable[[], str]:
@@ -425,61 +499,153 @@ def _engine_check(dom: Domain, instances: list[dict[Any, Any]], name: str) -> Ca
                 assert "\n" not in str(e), f"a refusal of more than one line: {e!r}"
                 notes.append(f"refused: {e}")
                 continue
-            label = result.guarantee or ""
+            guarantee = result.guarantee or ""
             if result.status != SOLVED:
                 exact = reference(options, "dijkstra")
                 if result.status == "no-solution":
                     assert exact.status != SOLVED, (
-                        f"{_label(dom, options)}: no-solution, but there is one of cost {exact.cost}"
+                        f"{label(dom, options)}: no-solution, but there is one of cost {exact.cost}"
                     )
                 notes.append(
                     f"{result.status} ({result.stats.limit_reason})" if result.stats.limit_reason else result.status
                 )
                 continue
-            if label == "optimal":
+            if guarantee == "optimal":
                 exact = reference(options, "dijkstra")
                 assert exact.status != SOLVED or math.isclose(result.cost or 0, exact.cost), (
-                    f"{_label(dom, options)}: labelled optimal with cost {result.cost}, the optimum is {exact.cost}"
+                    f"{label(dom, options)}: labelled optimal with cost {result.cost}, the optimum is {exact.cost}"
                 )
-            elif label.startswith("optimal (fewest steps)"):
+            elif guarantee.startswith("optimal (fewest steps)"):
                 exact = reference(options, "bfs")
                 assert exact.status != SOLVED or len(result.actions) == len(exact.actions), (
-                    f"{_label(dom, options)}: labelled fewest steps with {len(result.actions)}, "
+                    f"{label(dom, options)}: labelled fewest steps with {len(result.actions)}, "
                     f"breadth-first finds {len(exact.actions)}"
                 )
-            notes.append(f"cost {result.cost:g}, {label}")
-        return "; ".join(dict.fromkeys(notes))
+            notes.append(f"cost {result.cost:g}, {guarantee}")
+        return _per_instance(notes)
 
     return body
 
 
 def _options_check(dom: Domain, options: dict[Any, Any]) -> Callable[[], str]:
-    def body() -> str:
-        from .solving import prepare
+    """Each of the domain's options set to a bad value (text that names nothing, -1,
+    99999999) on the instance ``options``: the problem must be refused with a one-line
+    InputError, or built within the probe's budget (`probe`)."""
 
-        tried = 0
+    def body() -> str:
+        tried, faults = 0, []
         for p in dom.params:
             if p.output or p.type is bool:
                 continue
+            flag = f"--{p.name.replace('_', '-')}"
             for bad in ("%%no such value%%", "-1", "99999999"):
                 value: Any = bad
-                if p.type is int:
-                    value = int(bad) if bad.lstrip("-").isdigit() else None
-                    if value is None:
+                if p.type in (int, float):
+                    if not bad.lstrip("-").isdigit():
                         continue  # the command line refuses a non-number before the domain sees it
-                try:
-                    prepare(dom, dict(options, **{p.name: value}))
-                except InputError as e:
-                    assert "\n" not in str(e), f"--{p.name} {bad!r}: a refusal of more than one line"
-                except Exception as e:
-                    raise AssertionError(
-                        f"--{p.name.replace('_', '-')} {bad!r}: {type(e).__name__}: {e} "
-                        f"(bad input must raise InputError)"
-                    ) from None
+                    value = p.type(bad)
+                shown = bad if p.type in (int, float) else repr(bad)
+                outcome, detail = probe(dom, dict(options, **{p.name: value}))
+                if outcome == REFUSED and "\n" in detail:
+                    faults.append(f"{flag} {shown}: a refusal of more than one line")
+                elif outcome == CRASHED:
+                    faults.append(f"{flag} {shown}: {detail} (bad input must raise InputError)")
+                elif outcome in (OVER_TIME, OVER_MEMORY):
+                    budget = f"{PROBE_TIMEOUT_S:g} s" if outcome == OVER_TIME else f"{PROBE_MEMORY_MB} MB"
+                    faults.append(
+                        f"accepted {flag} {shown} and took more than {budget}: state a limit "
+                        f"(refuse such values with an InputError)"
+                    )
                 tried += 1
+        assert not faults, "; ".join(faults)
         return f"{tried} bad values"
 
     return body
+
+
+# -- building a problem under a budget --------------------------------------------------------------
+BUILT, REFUSED, CRASHED, OVER_TIME, OVER_MEMORY = "built", "refused", "crashed", "over time", "over memory"
+
+
+def probe(dom: Domain, options: dict[str, Any]) -> tuple[str, str]:
+    """Build the problem ``options`` describe as ``searchkit solve`` would (default engine and
+    heuristic) within `PROBE_TIMEOUT_S` and `PROBE_MEMORY_MB`: ``(outcome, detail)`` with
+    outcome `BUILT`, `REFUSED` (detail: the InputError's message), `CRASHED` (detail: the
+    exception), `OVER_TIME` or `OVER_MEMORY`.
+
+    The build runs in a forked child process (it inherits ``dom`` as it is, registered through
+    an entry point or not), killed at the time budget, its address space capped at its size
+    when forked plus the memory budget.  Where processes cannot be forked, it runs in a
+    thread under the time budget only, and a build over it is left running."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _probe_in_thread(dom, options)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_probe_child, args=(dom, options, send))
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(PROBE_TIMEOUT_S):
+            return OVER_TIME, ""
+        try:
+            answer: tuple[str, str] = receive.recv()
+            return answer
+        except EOFError:  # died without a word: killed, or out of memory inside native code
+            child.join()
+            return CRASHED, f"the process building it died (exit code {child.exitcode})"
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+
+
+def _probe_child(dom: Domain, options: dict[str, Any], send: Any) -> None:
+    _cap_memory(PROBE_MEMORY_MB)
+    send.send(_build(dom, options))
+    send.close()
+
+
+def _cap_memory(megabytes: int) -> None:
+    """Cap this process's address space at its present size (read from /proc/self/statm)
+    plus ``megabytes``; where there is no /proc, leave it uncapped."""
+    import os
+    import resource
+
+    try:
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = size + (megabytes << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+
+
+def _build(dom: Domain, options: dict[str, Any]) -> tuple[str, str]:
+    from .solving import prepare
+
+    try:
+        prepare(dom, dict(options))
+    except InputError as e:
+        return REFUSED, str(e)
+    except MemoryError:
+        return OVER_MEMORY, ""
+    except Exception as e:
+        return CRASHED, f"{type(e).__name__}: {e}"
+    return BUILT, ""
+
+
+def _probe_in_thread(dom: Domain, options: dict[str, Any]) -> tuple[str, str]:
+    import threading
+
+    answer: list[tuple[str, str]] = []
+    worker = threading.Thread(target=lambda: answer.append(_build(dom, options)), daemon=True)
+    worker.start()
+    worker.join(PROBE_TIMEOUT_S)
+    return answer[0] if answer else (OVER_TIME, "")
 
 
 def run_checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) -> Iterator[Outcome]:

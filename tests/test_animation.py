@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from pictures import gif_frames, same
 from PIL import Image, ImageChops, ImageDraw, ImageSequence
 
 from searchkit import InputError
@@ -21,20 +25,6 @@ def solid_frames(n: int, size=(40, 30)) -> list[Image.Image]:
         ImageDraw.Draw(im).rectangle((i * 3, 2, i * 3 + 8, 10), fill=(255, 255, 0))
         frames.append(im)
     return frames
-
-
-def gif_frames(path) -> tuple[list[Image.Image], list[int], int]:
-    with Image.open(path) as im:
-        loop = im.info.get("loop")
-        frames, durations = [], []
-        for frame in ImageSequence.Iterator(im):
-            durations.append(frame.info["duration"])
-            frames.append(frame.convert("RGB"))
-    return frames, durations, loop
-
-
-def same(a: Image.Image, b: Image.Image) -> bool:
-    return a.size == b.size and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
 
 
 def leftovers(directory) -> list[str]:
@@ -149,18 +139,45 @@ def test_png_round_trip_and_bad_paths(tmp_path):
     assert oct(os.stat(out).st_mode & 0o777) != oct(0o600)  # not mkstemp's private mode
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
-def test_unwritable_directory(tmp_path):
-    locked = tmp_path / "locked"
+def _refusals_in(locked: Path) -> list[str]:
+    """The messages of the checks on a file and a directory inside ``locked``."""
+    messages = []
+    for check, target in ((check_file, locked / "a.gif"), (check_directory, locked / "frames")):
+        try:
+            check(target)
+        except InputError as e:
+            messages.append(str(e))
+    return messages
+
+
+def test_unwritable_directory():
+    """A directory the user may not write into is refused.  Root may write anywhere, so as
+    root (CI runs as root) the checks run in a forked child that has become ``nobody``."""
+    base = Path(tempfile.mkdtemp())
+    base.chmod(0o755)  # nobody must reach the locked directory
+    locked = base / "locked"
     locked.mkdir()
-    locked.chmod(0o500)
+    locked.chmod(0o555)
     try:
-        with pytest.raises(InputError, match="permission denied"):
-            check_file(locked / "a.gif")
-        with pytest.raises(InputError, match="permission denied"):
-            check_directory(locked / "frames")
+        if os.geteuid() != 0:
+            messages = _refusals_in(locked)
+        else:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: drop to nobody, run the checks, send the messages back
+                os.close(read)
+                os.setgid(65534)
+                os.setuid(65534)
+                os.write(write, "\n".join(_refusals_in(locked)).encode())
+                os._exit(0)
+            os.close(write)
+            with os.fdopen(read) as pipe:
+                messages = pipe.read().splitlines()
+            assert os.waitpid(pid, 0)[1] == 0
+        assert len(messages) == 2 and all("permission denied" in m for m in messages), messages
     finally:
         locked.chmod(0o700)
+        shutil.rmtree(base)
 
 
 def test_importing_searchkit_does_not_import_pillow():

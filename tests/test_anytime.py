@@ -7,7 +7,7 @@ import json
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_engines import SETTINGS, cases_with_h, check_solution
 from typer.testing import CliRunner
@@ -135,9 +135,13 @@ def test_json_lists_every_improvement():
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 3000))
+@example(1)  # stopped before the first answer
+@example(3000)  # stopped after it
 def test_a_node_limit_mid_way_keeps_the_best_answer(n):
     problem = make_problem("npuzzle", board="8 6 7 2 5 4 3 0 1", heuristic="manhattan")
     result = solve(problem, "anytime", limits=Limits(max_expanded=n), weight=3)
+    assert result.stats.expanded <= n and result.stats.limit_reason == "nodes"
     if result.status == SOLVED:
         assert result.bound <= 31 <= result.cost
-        assert result.stats.expanded <= n
+    else:  # no answer yet: nothing to keep
+        assert result.status == LIMIT and result.cost is None and not result.actions

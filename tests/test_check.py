@@ -117,13 +117,39 @@ def test_predecessors_that_do_not_invert_successors_are_caught():
 
 def test_a_backward_heuristic_that_overestimates_or_disagrees_is_caught():
     status, detail = outcomes("backward-overestimates")["backward heuristic: admissible"]
-    assert status == FAIL and "backward_heuristic = 1 but a path from the start costs 0" in detail
+    assert (
+        status == FAIL
+        and "without a heuristic: backward_heuristic = 1 but the exact cost from the start is 0" in detail
+    )
     status, detail = outcomes("backward-incremental")["backward heuristic: predecessors_with_h agrees"]
     assert status == FAIL and "predecessors_with_h says h = 3, the heuristic says 2" in detail
     found = outcomes("none")
     assert (
         found["backward heuristic: admissible"][0] == found["backward heuristic: predecessors_with_h agrees"][0] == PASS
     )
+
+
+def test_a_backward_heuristic_attached_with_the_heuristic_is_checked(gridpath):
+    """gridpath's problems carry a backward heuristic only when built with a heuristic."""
+    found = {o.name: (o.status, o.detail) for o in run_checks("gridpath")}
+    status, detail = found["backward heuristic: admissible"]
+    assert status == PASS and detail.endswith("(with heuristic octile, with heuristic euclidean)"), detail
+
+
+def test_a_goal_is_counted_once_and_every_instance_is_accounted_for():
+    """The sample's goal and goal_states() name the same state; equal engine answers on
+    several instances are said once with the instances they hold for."""
+    assert outcomes("none")["heuristic distance: 0 at goals"] == (PASS, "1 goal state")
+    instances = [{"n": 6, "defect": "none"}, {"n": 4, "defect": "none"}, {"n": 6, "defect": "none"}]
+    found = {o.name: o.detail for o in run_checks(LineDomain(), instances)}
+    assert found["heuristic distance: 0 at goals"] == "3 goal states"
+    assert found["engine astar"] == "cost 6, optimal (instances 1, 3); cost 4, optimal (instance 2)"
+    assert (
+        found["engine sokoban-fess"]
+        == "refused: engine 'sokoban-fess' works on sokoban only, not on line (all 3 instances)"
+    )
+    found = {o.name: o.detail for o in run_checks(LineDomain(), instances[:2])}
+    assert found["engine astar"] == "cost 6, optimal; cost 4, optimal"
 
 
 def test_nbs_refuses_a_domain_without_a_backward_heuristic_in_one_line():
@@ -152,6 +178,7 @@ def test_check_command_exit_codes_and_json():
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["failed"] == 0 and any(c["name"] == "engine astar" for c in doc["checks"])
+    assert doc["instances"] == ["level_file=microban:2"]
     for args in (["check", "npuzzle", "--board", "1 2 3"], ["check", "nope"], ["check", "sokoban", "nowhere.txt"]):
         bad = subprocess.run(CLI + args, capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2 and bad.stderr.startswith("Error: ") and bad.stderr.count("\n") == 1, bad.stderr

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from processes import wait_for_cpu
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app
@@ -130,15 +131,17 @@ def test_every_engine_from_the_cli(engine):
 
 
 def test_ctrl_c_stops_the_search_prints_stats_and_exits_130():
+    import resource
     import signal
-    import time
 
     exe = shutil.which("searchkit") or str(__import__("pathlib").Path(sys.executable).with_name("searchkit"))
-    # the signal must come once the search runs, not while Python starts and imports (seconds
-    # on a loaded machine): wait for as long as a start-up takes here, and then some
-    began = time.perf_counter()
+    # the signal must come once the search runs, not while Python starts and imports: wait
+    # until the child has used the CPU a start-up takes here and a second more (CPU time, so
+    # a loaded machine makes the wait longer, never too short)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([exe, "engines"], capture_output=True, check=True)
-    startup = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    startup = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     # a 15-puzzle with a weak heuristic: far more work than the test waits for
     p = subprocess.Popen(
         [
@@ -159,7 +162,7 @@ def test_ctrl_c_stops_the_search_prints_stats_and_exits_130():
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2 + 1.5 * startup)
+    wait_for_cpu(p.pid, startup + 1.0)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err

@@ -6,7 +6,7 @@ import gc
 import threading
 
 import pytest
-from conftest import Counter
+from problems import Counter
 
 from searchkit import Limits, solve
 from searchkit.collector import NEVER, searching

@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from conftest import Counter
+from problems import Counter
 from registry import GENERIC_ENGINES as ENGINES
 from registry import run
 
@@ -93,13 +93,17 @@ class SlowCounter(Counter):
 def test_timeout_is_met_when_expansions_are_slow(engine):
     result, wall = run_guarded(SlowCounter(), engine, Limits(timeout_s=0.1))
     assert_stopped(result, "time")
-    assert 0.1 <= result.stats.elapsed_s <= wall < 0.6
+    # each expansion sleeps 5 ms, so 0.1 s holds at most 20 of them: a search that checks
+    # the clock only every `CHECK_EVERY` expansions would run 5 s (bounds generous for a
+    # loaded machine)
+    assert 0.1 <= result.stats.elapsed_s <= wall < 0.1 + 1.5
+    assert result.stats.expanded <= 0.1 / 0.005 + 8, result.stats.expanded
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_stored_limit_reports_memory(counter, engine):
+def test_stored_limit_reports_states(counter, engine):
     result, _wall = run_guarded(counter, engine, Limits(max_stored=12, timeout_s=WATCHDOG_S / 2))
-    assert_stopped(result, "memory")
+    assert_stopped(result, "states")
     assert result.stats.stored >= 12
 
 
@@ -118,8 +122,8 @@ def test_interrupt_from_another_thread(counter, engine):
         result, wall = run_guarded(counter, engine, limits)
     finally:
         timer.cancel()
-    assert_stopped(result, "interrupted")
-    assert 0.08 <= wall < 2.0  # the clock starts a little after the timer: not stopped early
+    assert_stopped(result, "interrupted")  # only the timer sets the interrupt: not stopped early
+    assert wall < 0.1 + 2.0  # seen within a few checks, with room for a loaded machine
 
 
 def test_an_interrupt_set_before_the_search_stops_it_at_the_first_check(counter):

@@ -18,10 +18,7 @@ from typer.testing import CliRunner
 from searchkit.cli import build_app
 from searchkit.play import autosave_path, write_save
 
-
-@pytest.fixture(autouse=True)
-def play_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("SEARCHKIT_PLAY_DIR", str(tmp_path / "autosaves"))
+pytestmark = pytest.mark.usefixtures("play_dir")
 
 
 @pytest.fixture

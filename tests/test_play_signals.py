@@ -11,21 +11,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from processes import wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-
-
-def _wait(predicate, seconds: float = 30.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
@@ -55,7 +46,7 @@ def test_a_signal_restores_the_terminal_and_autosaves(tmp_path, signum):
             ).stdout.split()
             return int(found[0]) if found else None
 
-        assert _wait(lambda: "8-puzzle" in screen()), screen()
+        assert wait_for(lambda: "8-puzzle" in screen()), screen()
         alternate = subprocess.run(tmux + ["display", "-p", "#{alternate_on}"], capture_output=True, text=True)
         assert alternate.stdout.strip() == "1"
 
@@ -63,11 +54,11 @@ def test_a_signal_restores_the_terminal_and_autosaves(tmp_path, signum):
             subprocess.run(tmux + ["send-keys", "Left", "Up", "Right", "Down"], check=True)
             return re.search(r"Moves\s+[1-9]", screen()) is not None
 
-        assert _wait(moved, 20), screen()
+        assert wait_for(moved, 20), screen()
         pid = game_pid()
         assert pid is not None
         os.kill(pid, signum)
-        assert _wait(lambda: (tmp_path / "stty").exists()), screen()
+        assert wait_for(lambda: (tmp_path / "stty").exists()), screen()
         assert (tmp_path / "rc").read_text().strip() == str(128 + signum)
         state = subprocess.run(
             tmux + ["display", "-p", "#{alternate_on} #{cursor_flag}"], capture_output=True, text=True

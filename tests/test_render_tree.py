@@ -374,7 +374,7 @@ def test_tidy_layout_separates_levels_and_centres_parents(graph, narrow_leaves):
 def test_pictures_by_suffix(tmp_path, suffix, magic):
     problem = Sliding(EASY)
     _rec, _result, graph = record(astar, problem)
-    out = save_tree(graph, tmp_path / f"tree{suffix}", title="8-puzzle", board_labels=problem.board)
+    out = save_tree(graph, tmp_path / f"tree{suffix}", title="8-puzzle", board_labels=lambda s, _a: problem.board(s))
     assert out.read_bytes()[: len(magic)] == magic
     assert [p.name for p in tmp_path.iterdir()] == [f"tree{suffix}"]  # no temporary file left
 
@@ -430,7 +430,7 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path):
     problem = Sliding(EASY)
     _rec, _result, graph = record(astar, problem)
 
-    def broken(state):
+    def broken(state, action):
         raise RuntimeError("boom")
 
     target = tmp_path / "tree.png"

@@ -209,18 +209,30 @@ def test_cancel_stops_a_search(client: TestClient) -> None:
 
 
 def test_serve_command_binds_loopback_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
     import uvicorn
 
-    runs: list[dict] = []
+    from searchkit.serve import command
+
+    runs: list[tuple] = []
     opened: list[str] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: runs.append(kw))
+    bound: list[tuple[str, int]] = []  # the address asked for; a free port is bound, 8000 may be busy
+
+    def listen(host: str, port: int) -> socket.socket:
+        bound.append((host, port))
+        return socket.create_server(("127.0.0.1", 0))
+
+    monkeypatch.setattr(command, "listen", listen)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda s, **_kw: runs.append((s.config, bound[-1])))
     monkeypatch.setattr("webbrowser.open", opened.append)
     monkeypatch.setattr("threading.Timer", lambda _delay, fn, args: type("T", (), {"start": lambda s: fn(*args)})())
     cli = CliRunner()
     default = cli.invoke(build_cli(), ["serve"])
-    assert default.exit_code == 0 and runs[-1] == {"host": "127.0.0.1", "port": 8000, "log_level": "warning"}
+    assert default.exit_code == 0 and runs[-1][1] == ("127.0.0.1", 8000)
+    assert runs[-1][0].log_level == "warning"
     assert "http://127.0.0.1:8000/" in default.output and "this machine only" in default.output
     wide = cli.invoke(build_cli(), ["serve", "--host", "0.0.0.0", "--port", "8123", "--open"])
-    assert runs[-1]["host"] == "0.0.0.0" and runs[-1]["port"] == 8123
+    assert runs[-1][1] == ("0.0.0.0", 8123)
     assert "reachable from the network" in wide.output and opened == ["http://127.0.0.1:8123/"]
     assert cli.invoke(build_cli(), ["serve", "--port", "0"]).exit_code != 0

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_gridpath import run  # noqa: E402
+from processes import run_with_plugin  # noqa: E402
 from typer.testing import CliRunner
 
 from searchkit.cli import build_app as build_cli
@@ -98,6 +98,64 @@ def test_solve_a_3x3_by_clicks_and_see_the_win(page: Any) -> None:
         page.wait_for_function(f"() => game.moves === {before + 1}")
     page.wait_for_selector("#win", state="visible")
     assert page.inner_text("#win") == "Solved!"
+
+
+def test_a_new_game_during_an_auto_solve_starts_cleanly(page: Any) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.fill("#solve-speed", "2")  # a move every half second: a new game comes between two
+    for _ in range(5):
+        start_new_game(page, 30)
+        page.click("#solve")
+        page.wait_for_function("() => game.moves >= 1", timeout=20_000)
+        start_new_game(page, 30)
+        page.wait_for_timeout(700)  # the old solve's next move would be due by now
+        assert page.is_hidden("#message"), page.inner_text("#message")
+        assert board_state(page)["moves"] == 0 and page.inner_text("#solve") == "Auto-solve"
+    assert not errors
+
+
+# a hint is a blank move: the arrow key that slides a tile into the gap from that side
+KEY_FOR_BLANK_MOVE = {"U": "ArrowDown", "D": "ArrowUp", "L": "ArrowRight", "R": "ArrowLeft"}
+
+
+def test_the_hint_names_the_key_that_plays_it(page: Any) -> None:
+    start_new_game(page, 12)
+    page.click("#hint")
+    page.wait_for_function("() => $('hint-text').textContent.startsWith('hint: ')")
+    gid = board_state(page)["id"]
+    plan = page.evaluate(f"() => fetch('/api/games/{gid}/hint', {{method: 'POST'}}).then(r => r.json())")["plan"]
+    key = KEY_FOR_BLANK_MOVE[plan["moves"][0]]
+    arrow = {"ArrowDown": "↓", "ArrowUp": "↑", "ArrowRight": "→", "ArrowLeft": "←"}[key]
+    assert page.inner_text("#hint-text").startswith(f"hint: press {arrow}: slide the tile ")
+    before = board_state(page)
+    page.keyboard.press(key)
+    page.wait_for_function("() => game.moves === 1")
+    blank = before["board"].index(0)
+    step = {"U": -3, "D": 3, "L": -1, "R": 1}[plan["moves"][0]]
+    assert board_state(page)["board"].index(0) == blank + step  # the blank went where the hint said
+
+
+def test_the_goal_picture_is_shown_beside_the_board(page: Any) -> None:
+    drawn = page.evaluate(
+        """() => { const c = $('goal'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let lit = 0; for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 0) lit++;
+        return [lit, c.width * c.height]; }"""
+    )
+    assert drawn[0] > 0.9 * drawn[1]  # the whole picture, not a blank canvas
+    board, goal = page.locator("#board").bounding_box(), page.locator("#goal").bounding_box()
+    assert goal["x"] > board["x"] + board["width"] and goal["width"] <= board["width"] / 3
+
+
+def test_plans_say_one_move_and_an_unfinished_solve_no_guarantee(page: Any) -> None:
+    line = "(p) => statsLine(p)"
+    one = {"found": True, "quality": "optimal", "moves": ["U"], "status": "solved", "detail": "", "stats": {}}
+    assert page.evaluate(line, one).startswith("optimal · 1 move · expanded")
+    stopped = {**one, "found": False, "quality": None, "moves": [], "status": "limit", "detail": "interrupted"}
+    assert page.evaluate(line, stopped).startswith("cancelled · expanded")
+    timed_out = {**stopped, "detail": "time"}
+    assert page.evaluate(line, timed_out).startswith("limit (time) · expanded")
 
 
 # the final canvas against the picture drawn whole on a canvas of the same size, in the page
@@ -240,7 +298,9 @@ def test_a_grid_map_shows_closed_and_open_cells_and_the_path(installed: Path, gr
     page.wait_for_function("() => typeof game !== 'undefined' && game !== null")
     watch(page, "gridpath", ["astar"], instance="scen=gridpath:rooms index=2")
     shown = page.evaluate(MAP)
-    cli = run(installed, "solve", "gridpath", "--scen", "gridpath:rooms", "--index", "2", "--engine", "astar", "--json")
+    cli = run_with_plugin(
+        installed, "solve", "gridpath", "--scen", "gridpath:rooms", "--index", "2", "--engine", "astar", "--json"
+    )
     doc = json.loads(cli.stdout)
     assert shown["closed"] == doc["stats"]["expanded"] - doc["stats"]["reopened"]  # a reopened cell is closed again
     assert (
@@ -250,6 +310,8 @@ def test_a_grid_map_shows_closed_and_open_cells_and_the_path(installed: Path, gr
         and shown["path"] == len(doc["path"])
     )
     assert counters(page, "a") == {**expected_counters(doc), "f": page.inner_text("#pane-a [data-role=f]")}
+    legend = page.inner_text("#pane-a [data-role=legend]").split("\n")
+    assert legend[:4] == ["wall", "not reached", "open", "closed (expanded)"] and "path found" in legend
     assert abs(float(page.inner_text("#pane-a [data-role=f]")) - doc["cost"]) < 1e-3
     page.mouse.click(*page.evaluate("() => panes[0].screenOf(0)"))
     assert page.inner_text("#pane-a [data-role=node]").startswith("state 0 · g 0")
@@ -286,11 +348,15 @@ def test_pause_step_and_play(page: Any) -> None:
     page.fill("#domain-options input[name=board]", "1 2 3 4 5 6 0 7 8")
     page.select_option("#pane-a [data-role=engine]", "bfs")
     page.click("#start")
-    page.wait_for_function("() => panes[0].pending() > 0")
-    assert page.inner_text("#pane-a [data-role=expanded]") == "0"  # paused: nothing applied
+    page.wait_for_function("() => panes[0].running")
+    page.wait_for_timeout(1000)
+    # paused from the start: the server has not searched, so nothing came
+    assert page.evaluate("() => panes[0].pending()") == 0 and page.inner_text("#pane-a [data-role=expanded]") == "0"
     for n in ("1", "2"):
         page.click("#step")
-        assert page.inner_text("#pane-a [data-role=expanded]") == n
+        page.wait_for_function(f"() => panes[0].counters.x === {n}")
+    page.wait_for_timeout(1000)
+    assert page.inner_text("#pane-a [data-role=expanded]") == "2"  # two steps, two expansions
     page.click("#pause")
     page.wait_for_selector("#pane-a [data-role=status][data-done]", timeout=30_000)
     assert page.inner_text("#pause") == "Pause" and int(page.inner_text("#pane-a [data-role=expanded]")) > 2
@@ -307,3 +373,62 @@ def test_a_bad_watch_request_shows_a_message(page: Any) -> None:
     page.click("#start")
     page.wait_for_selector("#message", state="visible")
     assert "square" in page.inner_text("#message") and page.inner_text("#pane-a [data-role=status]") == ""
+
+
+# the expansions a pane has had from the server: drawn, and waiting to be drawn
+RECEIVED = "() => panes[0].counters.x + panes[0].queue.slice(panes[0].head).filter((e) => e[0] === 'x').length"
+
+
+def start_long_search(page: Any, speed: str) -> None:
+    page.click("#tab-watch")
+    page.wait_for_function("() => watchInfo !== null")
+    page.select_option("#domain", "npuzzle")
+    page.fill("#domain-options input[name=size]", "4")
+    page.fill("#domain-options input[name=seed]", "3")
+    page.select_option("#pane-a [data-role=engine]", "bfs")
+    page.fill("#speed", speed)
+    page.click("#start")
+    page.wait_for_function("() => panes[0].sid !== null")
+
+
+def test_pause_stops_the_search_itself_and_play_resumes_it(page: Any) -> None:
+    start_long_search(page, "2000")
+    page.wait_for_function("() => panes[0].counters.x > 500")
+    page.click("#pause")
+    page.wait_for_timeout(1500)  # what was under way arrives
+    paused_at = page.evaluate(RECEIVED)
+    page.wait_for_timeout(3000)
+    assert page.evaluate(RECEIVED) == paused_at, "the server searched on while paused"
+    assert page.inner_text("#pane-a [data-role=expanded]") == str(page.evaluate("() => panes[0].counters.x"))
+    page.click("#pause")
+    page.wait_for_selector("#pane-a [data-role=status][data-done]", timeout=120_000)
+    assert page.inner_text("#pane-a [data-role=expanded]") == "200000"
+
+
+def test_the_speed_slider_slows_the_search_on_the_server(page: Any) -> None:
+    start_long_search(page, "1")
+    page.wait_for_timeout(3000)
+    received = page.evaluate("() => panes[0].counters.x + panes[0].counters.g + panes[0].pending()")
+    assert 0 < received <= 60 * 3 * 4, f"{received} events in 3 s at 60 a second"
+    assert page.inner_text("#speed-text") == "60 events/s"
+    page.fill("#speed", "2000")
+    page.dispatch_event("#speed", "change")
+    assert page.inner_text("#speed-text") == "full speed"
+    page.wait_for_selector("#pane-a [data-role=status][data-done]", timeout=120_000)
+    assert page.inner_text("#pane-a [data-role=expanded]") == "200000"
+
+
+def test_the_tree_has_a_legend_and_the_cap_is_shown_and_kept(page: Any) -> None:
+    watch(page, "npuzzle", ["astar"], board="1 2 3 4 5 6 0 7 8")
+    assert page.inner_text("#pane-a [data-role=legend]").split("\n") == ["expanded", "open (generated)", "path found"]
+    colours = page.evaluate(
+        "() => [...document.querySelectorAll('#pane-a [data-role=legend] span')]"
+        ".map((s) => s.style.getPropertyValue('--swatch'))"
+    )
+    assert colours == ["#c33", "#39c", "#e6a800"]  # the colours drawTree uses
+    assert page.inner_text("#max-expanded-cap") == "(at most 200,000)"
+    page.fill("#max-expanded", "300000")
+    page.click("#start")  # the form refuses it: no search starts
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => $('max-expanded').validity.rangeOverflow")
+    assert page.inner_text("#pane-a [data-role=status]").startswith("solved")

@@ -154,3 +154,20 @@ def test_a_downloaded_save_loads_back_into_the_page(page: Any, tmp_path: Path) -
     after = state(page)
     assert (after["board"], after["lurd"], after["level"]) == (before["board"], "rd", 2)
     assert page.input_value("#sk-level") == "2" and page.input_value("#sk-collection") == "microban"
+
+
+def test_a_hard_solve_stops_at_once_and_says_cancelled(page: Any) -> None:
+    from searchkit.serve import games
+
+    open_level(page, "sasquatch", 50)  # not solved within the time limit
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.click("#sk-solve")
+    page.wait_for_function("() => $('sk-solve').textContent === 'Stop' && sokoban.asking !== null")
+    page.wait_for_timeout(1000)
+    page.click("#sk-solve")
+    page.wait_for_function("() => $('sk-solve').textContent === 'Auto-solve'", timeout=games.SOLVE_TIMEOUT_S * 1000 / 2)
+    stats = page.inner_text("#sk-stats")
+    assert stats.startswith("engine statistics: cancelled · expanded ") and "moves" not in stats, stats
+    assert page.inner_text("#sk-hint-text") == "stopped" and page.is_hidden("#message") and not errors
+    assert state(page)["moves"] == 0

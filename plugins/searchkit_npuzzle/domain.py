@@ -118,6 +118,8 @@ class NPuzzleDomain(Domain[NPuzzleProblem]):
         if options.get("board"):
             if options.get("scramble") is not None:
                 raise InputError("give --board or --scramble, not both")
+            if seed is not None:
+                raise InputError("give --board or --seed, not both (--seed draws a random board)")
             start = parse_tiles(options["board"])
             check_board(start, width * height)
             if not is_solvable(start, goal, width):

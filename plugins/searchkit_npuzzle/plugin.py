@@ -63,6 +63,7 @@ def register_engines(register):
                     bool,
                     "with --timeout or --max-nodes: spend what is left on cheaper answers (lower weights,"
                     " the incumbent as a cap) and say how far from optimal the best is",
+                    limited=True,
                 ),
             },
             warm_up=warm_up_kernel,

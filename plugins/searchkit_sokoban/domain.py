@@ -28,7 +28,7 @@ from .fess import (
 from .fess_pull import FESS_PULL, PullFessSearch
 from .gateway import GATEWAY_BUDGET
 from .heuristics import MATCHING, NEAREST, PACKING
-from .levels import Level, load_level, read_source
+from .levels import BUNDLED, Level, load_level, read_source
 from .lurd import replay_lurd, to_lurd
 from .optimizer import Counts, auto_seconds, finish, parse_solution
 from .problem import SokobanProblem
@@ -54,7 +54,7 @@ def improve_seconds(options: dict[str, Any]) -> float | None:
 
 class SokobanDomain(Domain[SokobanProblem]):
     name = "sokoban"
-    summary = "Sokoban levels (standard text format, bundled Microban): push search with deadlock pruning"
+    summary = f"Sokoban levels (standard text format; bundled: {', '.join(BUNDLED)}): push search with deadlock pruning"
     params = [
         Param(
             "level_file",
@@ -272,9 +272,8 @@ class SokobanDomain(Domain[SokobanProblem]):
         for p in done.pushes_list:
             boxes = boxes ^ (1 << p.square) ^ (1 << (p.square + offs[p.direction]))
             states.append((boxes, problem._normal(boxes, p.square)))
-        stats = dataclasses.replace(result.stats, elapsed_s=result.stats.elapsed_s + done.seconds)
         cost = done.moves if problem.moves else done.pushes
-        better = dataclasses.replace(result, actions=list(done.pushes_list), states=states, cost=cost, stats=stats)
+        better = dataclasses.replace(result, actions=list(done.pushes_list), states=states, cost=cost)
         better._sokoban_lurd = done.lurd
         better._sokoban_found = (found.moves, found.pushes, done.seconds)
         return better
@@ -331,6 +330,18 @@ class SokobanDomain(Domain[SokobanProblem]):
 
     def describe_state(self, problem: SokobanProblem, state: Any) -> str:
         return problem.describe(state)
+
+    def describe_reached(self, problem: SokobanProblem, state: Any, action: Any) -> str:
+        # the state keeps only the player's region: show where the push left the player, and
+        # the start where the level puts the player
+        from .picture import reached_board
+
+        if not isinstance(problem, SokobanProblem):  # a pull search's problem
+            return self.describe_state(problem, state)
+        if action is None and state == problem.initial_state():
+            return self.describe_start(problem)
+        board = reached_board(problem, state, action)
+        return self.describe_state(problem, state) if board is None else board
 
     def describe_start(self, problem: SokobanProblem) -> str:
         # the state keeps only the player's region: show where the player really stands

@@ -58,6 +58,7 @@ class _Block:
     rows: list[tuple[int, str]] = field(default_factory=list)  # (line number, row)
     before: list[list[str]] = field(default_factory=list)  # metadata paragraphs before it
     after: list[str] = field(default_factory=list)  # Title:-style lines right after it
+    stray_player: tuple[int, int] | None = None  # (line, column) of a player just above it, outside its walls
 
 
 def expand_row(text: str, limit: int = MAX_SIDE) -> list[str]:
@@ -89,10 +90,37 @@ def _looks_like_row(line: str) -> bool:
     return s[:1] == "#" or (s[:1].isdigit() and s.lstrip("0123456789")[:1] == "#")
 
 
-def _clean_lines(text: str) -> list[str]:
+def _player_column(line: str) -> int | None:
+    """The 1-based column of the player on a line of board squares without a wall, else None."""
+    if WALL in line or not all(c in BOARD_CHARS for c in line):
+        return None
+    columns = [c for c, ch in enumerate(line, 1) if ch in (PLAYER, PLAYER_GOAL)]
+    return columns[0] if columns else None
+
+
+def _clean_lines(text: str) -> list[tuple[str, str]]:
+    """Each line as read (without line end) and cleaned: trailing blanks dropped, tabs in the
+    indentation expanded to 8 columns.  A tab after the first other character is kept: it is
+    not part of the level format, and `_blocks` refuses it in a board row."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    return [ln.expandtabs(8).rstrip() for ln in text.splitlines()]
+    lines = []
+    for raw in text.splitlines():
+        body = raw.rstrip()
+        rest = body.lstrip(" \t")
+        lines.append((raw, body[: len(body) - len(rest)].expandtabs(8) + rest))
+    return lines
+
+
+def _refuse_tab(raw: str, line: str, in_board: bool, source: str, number: int) -> None:
+    """InputError naming the column of a tab inside a line that is a board row but for its tabs."""
+    squares = line.replace("\t", FLOOR)
+    if "\t" in line and (_is_row(squares) or (in_board and all(c in ROW_CHARS for c in squares))):
+        column = raw.index("\t", len(raw) - len(raw.lstrip(" \t"))) + 1
+        raise InputError(
+            f"{source}: a tab inside a board row, line {number}, column {column}: tabs are not part of "
+            "the level format (floor is a space, '-' or '_')"
+        )
 
 
 def _blocks(text: str, source: str) -> tuple[list[_Block], list[list[str]]]:
@@ -101,14 +129,19 @@ def _blocks(text: str, source: str) -> tuple[list[_Block], list[list[str]]]:
     paragraphs: list[list[str]] = [[]]
     current: _Block | None = None
     just_ended: _Block | None = None  # the board that the previous line belonged to
-    for number, line in enumerate(_clean_lines(text), 1):
+    previous = ""  # the line before, when it was not a board row
+    for number, (raw, line) in enumerate(_clean_lines(text), 1):
+        _refuse_tab(raw, line, current is not None, source, number)
         if _is_row(line) or (current is not None and line.strip() and all(c in ROW_CHARS for c in line)):
             if current is None:
                 current = _Block(before=[p for p in paragraphs if p])
+                column = _player_column(previous)
+                current.stray_player = None if column is None else (number - 1, column)
                 blocks.append(current)
                 paragraphs = [[]]
             current.rows.append((number, line))
             continue
+        previous = line
         if current is not None:
             just_ended, current = current, None
         if not line.strip():
@@ -205,7 +238,8 @@ def validate(rows: list[str], where: str) -> None:
         ch = rows[r][c]
         if ch in (PLAYER, PLAYER_GOAL):
             raise InputError(
-                f"{where}: the level is not closed: the player at row {r + 1}, column {c + 1} can walk off the board"
+                f"{where}: the level is not closed: the player at row {r + 1}, column {c + 1} is outside the walls "
+                "(can walk off the board)"
             )
         if ch in (BOX, BOX_GOAL, GOAL):
             what = "a goal" if ch == GOAL else "a box"
@@ -226,6 +260,9 @@ def parse_levels(text: str, source: str = "<text>") -> list[Level]:
         line = block.rows[0][0]
         where = f"{source}: level {title or i} (line {line})" if len(blocks) > 1 else source
         rows, _line = _normalise(block.rows, where)
+        if block.stray_player and not any(PLAYER in r or PLAYER_GOAL in r for r in rows):
+            number, column = block.stray_player
+            raise InputError(f"{where}: the player at line {number}, column {column} is outside the walls")
         validate(rows, where)
         levels.append(Level(tuple(rows), title, names, i, source))
     return levels
@@ -237,7 +274,9 @@ def parse_level(text: str, source: str = "<text>") -> Level:
 
 
 def select(levels: list[Level], which: str | int | None, source: str) -> Level:
-    """Pick a level by 1-based number or title; a collection needs a choice."""
+    """Pick a level by 1-based number or title (its own title first, else another name it
+    has); a collection needs a choice, and a title that two levels share is refused with
+    their numbers."""
     if not levels:
         raise InputError(f"{source}: no level found (empty file or no board rows)")
     if which is None or str(which).strip() == "":
@@ -256,12 +295,15 @@ def select(levels: list[Level], which: str | int | None, source: str) -> Level:
             )
         return levels[n - 1]
     folded = key.casefold()
-    for level in levels:
-        if level.title is not None and level.title.casefold() == folded:
-            return level
-    for level in levels:
-        if any(n.casefold() == folded for n in level.names):
-            return level
+    for matches in (
+        [lv for lv in levels if lv.title is not None and lv.title.casefold() == folded],
+        [lv for lv in levels if any(n.casefold() == folded for n in lv.names)],
+    ):
+        if len(matches) > 1:
+            numbers = ", ".join(str(lv.number) for lv in matches)
+            raise InputError(f"{source}: levels {numbers} are all titled {key!r}; pick one by number: --level N")
+        if matches:
+            return matches[0]
     raise InputError(f"{source}: no level titled {key!r} (the file holds {len(levels)} levels)")
 
 

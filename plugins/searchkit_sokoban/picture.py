@@ -1,5 +1,6 @@
-"""Sokoban positions as pictures, drawn with plain shapes (no tile set), and the frames of
-a LURD solution, one per push or one per move.
+"""Sokoban positions as pictures, drawn with plain shapes (no tile set), the frames of a
+LURD solution, one per push or one per move, and a search-tree node's board with the player
+where the push that led to it left it.
 
 Input is minimal: a level's rows in the standard characters (a `Level`, or level text)
 and a LURD string, replayed with the plugin's rule of a move (`rules.step`) and drawn on a
@@ -21,7 +22,9 @@ from searchkit import InputError
 from searchkit.render import check_directory, check_file, save_frames, save_gif, save_png
 
 from .board import Layout
+from .goalroom import Route, expand_route
 from .levels import Level, parse_level
+from .problem import Push, SokobanProblem
 from .rules import Step, illegal, step
 
 CELL = 32
@@ -192,6 +195,22 @@ def _player(s: int, facing: str) -> Image.Image:
         px, py = ex + dc * eye * 0.45, ey + dr * eye * 0.45
         d.ellipse((px - pupil, py - pupil, px + pupil, py + pupil), fill=PUPIL)
     return img
+
+
+# -- search-tree nodes -----------------------------------------------------------------------
+def reached_board(problem: SokobanProblem, state: Any, action: Any) -> str | None:
+    """The text board of ``state`` with the player where ``action``'s last push left it: on
+    the square that push's box left (``action`` a `Push`, perhaps through a tunnel, or a
+    goal-room `Route`).  None for any other action (a root's None, another engine's macro)
+    or when that square is not in the state's player region (a pushes-mode state keeps only
+    the region's first square, which is what a board drawn from the state alone shows)."""
+    if not isinstance(action, Push | Route):
+        return None
+    square, direction, count = expand_route(action)[-1]
+    player = square + (count - 1) * problem.board.offsets[direction]
+    if not problem.region(state) >> player & 1:
+        return None
+    return "\n".join(problem.board.render(state[0], player))
 
 
 # -- solutions -------------------------------------------------------------------------------

@@ -217,8 +217,9 @@ def register_engines(register):
 def register_games(register):
     from searchkit.play import Game
 
+    from .levels import BUNDLED
     from .play_command import play
     from .web import SokobanWebGame
 
-    summary = "Sokoban levels (a file or bundled Microban), with deadlock notices"
+    summary = f"Sokoban levels (a file or a bundled set: {', '.join(BUNDLED)}), with deadlock notices"
     register(Game("sokoban", play, summary, session=SokobanWebGame))

@@ -23,6 +23,18 @@ COLLECTIONS = {"microban": "Microban", "xsokoban": "XSokoban", "sasquatch": "Sas
 TEXT_CONTROLS = frozenset("\t\n\r\f\v\x1a")  # control characters a text file may hold (\x1a: DOS end of file)
 
 
+def pick(levels: list[Level], which: Any, source: str) -> Level:
+    """The level the page asked for: ``which``, a number from 1 or a title (default 1); the
+    errors name the request's own field, ``level``."""
+    key = str(which if which not in (None, "") else "1").strip()
+    if key.isascii() and key.isdigit() and levels:
+        n = int(key) if len(key) <= 9 else 0  # thousands of digits: out of range
+        if not 1 <= n <= len(levels):
+            shown = key if len(key) <= 12 else key[:9] + "..."
+            raise InputError(f"level {shown} is out of range (1–{len(levels)}): {source} holds {len(levels)}")
+    return select(levels, key, source)
+
+
 @cache
 def bundled(name: str) -> tuple[Level, ...]:
     """A bundled collection's levels, parsed once per process."""
@@ -64,18 +76,19 @@ class SokobanWebGame(SokobanGame):
     @classmethod
     def create(cls, options: dict[str, Any]) -> SokobanWebGame:
         """Level ``level`` (a number or title; default 1) of the bundled ``collection``."""
-        name = str(options.get("collection") or "microban").lower()
+        chosen = options.get("collection")
+        name = chosen.lower() if isinstance(chosen, str) and chosen else "microban" if chosen in (None, "") else None
         if name not in BUNDLED:
-            raise InputError(f"unknown collection {name!r} (bundled: {', '.join(COLLECTIONS)})")
+            raise InputError(f"unknown collection {chosen!r:.40} (bundled: {', '.join(COLLECTIONS)})")
         levels = list(bundled(name))
-        return cls(select(levels, str(options.get("level") or "1"), COLLECTIONS[name]), name, len(levels))
+        return cls(pick(levels, options.get("level"), COLLECTIONS[name]), name, len(levels))
 
     @classmethod
     def from_file(cls, data: bytes, name: str, options: dict[str, Any]) -> SokobanWebGame:
         """Level ``level`` (default 1) of an uploaded level file, refused when no push can
         solve it from the start (the search's own deadlock test says why)."""
         levels = parse_levels(level_text(data, name), name)
-        level = select(levels, str(options.get("level") or "1"), name)
+        level = pick(levels, options.get("level"), name)
         game = cls(level, "", len(levels))
         why = game.deadlock()
         if why:

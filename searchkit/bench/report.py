@@ -108,7 +108,7 @@ def failure_line(record: dict[str, Any]) -> str:
         got = "no solution" if record["status"] == "no-solution" else f"cost {_num(record['cost'])}"
         return (
             f"WRONG COST: {record['config']} on {record['instance']}: {got}, expected "
-            f"{_num(record['expected_cost'])} ({record['guarantee']})"
+            f"{_num(record['expected_cost'])} ({record['guarantee'] or 'from an optimal configuration'})"
         )
     return f"ERROR: {record['config']} on {record['instance']}: {record['error']}"
 

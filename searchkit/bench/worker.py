@@ -117,7 +117,7 @@ def run_task(task: Task, send: Callable[[tuple[Any, ...]], None]) -> None:
         job = prepare_job(task.domain, task.options, task.config.engine, task.config.heuristic, task.config.params)
         record["engine"] = job.engine.name
         record["heuristic"] = job.heuristic.name if job.heuristic is not None else "none"
-        record["guarantee"] = job.guarantee
+        record["guarantee"] = None  # what the answer promises, once there is one
         send(("started",))
         started = True
         rss_before = current_rss_bytes()
@@ -139,13 +139,12 @@ def run_task(task: Task, send: Callable[[tuple[Any, ...]], None]) -> None:
         record["stats"] = stats.to_dict()
         if stats.stored >= MIN_STORED_FOR_RSS:
             record["rss_per_stored_bytes"] = round(max(0, search_peak - rss_before) / stats.stored, 1)
-        if result.guarantee:
-            record["guarantee"] = result.guarantee
+        record["guarantee"] = job.guarantee_of(result)  # none without an answer
         if result.improvements:  # an anytime engine: its answers on the way and the bound it proved
             record["bound"] = result.bound
             record["improvements"] = [i.to_dict() for i in result.improvements]
         record["cost_ok"] = cost_ok(
-            record["guarantee"], result.status, result.cost, record["length"], task.instance.expected_cost
+            result.guarantee or job.guarantee, result.status, result.cost, record["length"], task.instance.expected_cost
         )
         if result.status == SOLVED:
             extras = job.domain.solution_json(job.problem, result, job.options) or {}

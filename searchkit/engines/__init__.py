@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
+from ..limits import Limits
 from ..problem import can_search_backward, preserves_optimality
 from ..result import Result
 from .alternation import alternation
@@ -39,6 +40,8 @@ class EngineParam:
     ``type`` is ``int``, ``float``, ``bool`` or ``str`` (taken from the default when not
     given); ``minimum``/``maximum`` bound numbers; ``choices`` lists allowed strings;
     ``none`` is what a ``None`` default means (shown by ``searchkit engines``).
+    ``limited``: the parameter acts only in a run with a time or node limit (an anytime
+    mode spending what is left of it), so a run without one does not show it.
     """
 
     name: str
@@ -50,6 +53,7 @@ class EngineParam:
     choices: tuple[str, ...] | None = None
     none: str = "none"
     required: bool = False  # no default: a run must name it (a composite engine's members)
+    limited: bool = False  # acts only under a time or node limit
 
     @property
     def kind(self) -> Callable[..., Any]:
@@ -187,6 +191,12 @@ class EngineInfo:
             self.validate(dict(self.params, **out))
         return out
 
+    def in_effect(self, params: dict[str, Any], limits: Limits | None) -> dict[str, Any]:
+        """``params`` without those that do nothing under ``limits`` (`EngineParam.limited`
+        ones when there is neither a time nor a node limit): what a run's label shows."""
+        bounded = limits is not None and (limits.timeout_s is not None or limits.max_expanded is not None)
+        return {k: v for k, v in params.items() if bounded or k not in self.specs or not self.specs[k].limited}
+
     def lacks(self, problem: Any) -> str | None:
         """What ``problem`` lacks that this engine needs (None when nothing)."""
         if self.backward and not can_search_backward(problem):
@@ -196,9 +206,11 @@ class EngineInfo:
         return None
 
     def refusal(self, domain: str | None) -> str | None:
-        """Why this engine cannot run on ``domain`` (None when it can)."""
+        """Why this engine cannot run on problems of ``domain`` (None: a problem of no domain, the
+        caller's own), or None when it can."""
         if self.domains and domain not in self.domains:
-            return f"engine {self.name!r} works on {' and '.join(self.domains)} only, not on {domain}"
+            where = domain if domain is not None else "this problem (of no installed domain)"
+            return f"engine {self.name!r} works on {' and '.join(self.domains)} only, not on {where}"
         return None
 
     def guarantee(self, params: dict[str, Any] | None = None, admissible: Any = True, problem: Any = None) -> str:
@@ -207,15 +219,16 @@ class EngineInfo:
         problem (whether its successors keep optimal paths).
 
         ``max_weight``: the ceiling of an engine that raises its weight when a search runs
-        long; the run promises that weight (its Result may state a better one)."""
+        long; the run promises its weight up to that ceiling (its Result names the weight that
+        answered)."""
         merged = dict(self.params, **(params or {}))
         weight = merged.get("weight")
         weight = 1 if weight is None or self.anytime else weight
         ceiling = merged.get("max_weight")
-        if ceiling is not None and ceiling > weight:
-            weight = ceiling
         if not self.optimal or (self.optimal_if is not None and not self.optimal_if(merged)):
             return "suboptimal"
+        if self.optimal == "cost" and ceiling is not None and ceiling > weight:
+            return f"suboptimal (weight {weight:g}, raised up to {ceiling:g} if the search runs long)"
         if self.optimal == "cost" and weight != 1:
             return f"suboptimal (weight {weight:g})"
         if self.optimal == "cost" and self.heuristic != "ignored":

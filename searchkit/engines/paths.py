@@ -5,15 +5,38 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ..errors import PluginError
+
+
+def check_hint(domain: str = "DOMAIN") -> str:
+    """Where to look when a problem's successors and predecessors disagree."""
+    return f"`searchkit check {domain}` tests a domain's successors and predecessors"
+
+
+CHECK_HINT = check_hint()  # in messages raised where the domain is not known (`solving.execute` names it)
+
+
+def _short(state: Any) -> str:
+    """A state as text of a readable length, for an error message."""
+    text = repr(state)
+    return text if len(text) <= 80 else text[:77] + "..."
+
 
 def step_between(problem: Any, parent: Any, child: Any, only: Any = None) -> tuple[Any, float]:
-    """The cheapest ``(action, cost)`` leading from ``parent`` to ``child`` (by action ``only``)."""
+    """The cheapest ``(action, cost)`` leading from ``parent`` to ``child`` (by action ``only``).
+
+    Raises `PluginError` when none does: the search reached ``child`` from ``parent``, so the
+    problem's successors (or predecessors, when the step came from them) broke the contract."""
     best = None
     for action, state, cost in problem.successors(parent):
         if state == child and (only is None or action == only) and (best is None or cost < best[1]):
             best = (action, cost)
     if best is None:
-        raise RuntimeError(f"no successor of {parent!r} leads to {child!r}")
+        raise PluginError(
+            f"no successor of state {_short(parent)} leads to {_short(child)}, which the search reached from it: "
+            f"the problem's successors changed between two calls, or its predecessors disagree with them "
+            f"({CHECK_HINT})"
+        )
     return best
 
 
@@ -42,7 +65,8 @@ def path_from_costs(problem: Any, g_of: dict[Any, Any], start: Any, goal: Any) -
     what lets A* keep one dictionary entry per state.  With zero-cost cycles a fitting
     predecessor can lead to a dead end (every fitting predecessor of it already on the
     walk), so the walk backs up and tries the next one; the chain of setters guarantees
-    that it reaches ``start``.
+    that it reaches ``start`` when ``predecessors`` inverts ``successors``, and a
+    `PluginError` naming the first dead end says that it does not.
     """
 
     def cost(state: Any) -> Any:  # best-first search marks expanded states with -g
@@ -64,6 +88,7 @@ def path_from_costs(problem: Any, g_of: dict[Any, Any], start: Any, goal: Any) -
     walk = [(goal, fitting(goal))]
     steps: list[Any] = []  # steps[i] = (action, cost) from walk[i + 1] to walk[i]
     seen = {goal}
+    stuck = None  # the first state none of whose predecessors fits
     while walk[-1][0] != start:
         s, preds = walk[-1]
         for action, p, c in preds:
@@ -73,9 +98,14 @@ def path_from_costs(problem: Any, g_of: dict[Any, Any], start: Any, goal: Any) -
                 steps.append((action, c))
                 break
         else:
+            stuck = s if stuck is None else stuck
             walk.pop()
             if not walk:
-                raise RuntimeError(f"cannot rebuild the path to {goal!r}: no stored predecessor fits")
+                raise PluginError(
+                    f"the problem's predecessors disagree with its successors at state {_short(stuck)}: "
+                    "none of the predecessors it gives is a state the search reached at a cost that fits, so "
+                    f"the path to the goal cannot be rebuilt ({CHECK_HINT})"
+                )
             steps.pop()
     states = [s for s, _preds in reversed(walk)]
     actions = [a for a, _c in reversed(steps)]

@@ -399,7 +399,7 @@ class GameApp(App):
             self._play_plan(plan)
 
     def _quality(self, plan: Plan) -> str:
-        return "optimal" if plan.quality.startswith("optimal") else "good, not optimal"
+        return "optimal" if (plan.quality or "").startswith("optimal") else "good, not optimal"
 
     def _show_hint(self, plan: Plan) -> None:
         if not plan.moves:

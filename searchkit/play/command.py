@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import typer
 
+from .saves import PLAY_DIR_ENV
+
+AUTOSAVE_HELP = (
+    "Quitting saves the game, and the next play of it offers to resume: the file is "
+    f"autosave-GAME.json in ${PLAY_DIR_ENV} when that is set, else in the user state directory "
+    "(~/.local/state/searchkit/play on Linux, ~/Library/Application Support/searchkit/play on macOS, "
+    "%LOCALAPPDATA%\\searchkit\\searchkit\\play on Windows)."
+)
 play_app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
-    help="Play a puzzle in the terminal, with hints, auto-solve and saved progress.",
+    help=f"Play a puzzle in the terminal, with hints, auto-solve and saved progress.\n\n{AUTOSAVE_HELP}",
 )
 _built = False
 
@@ -29,5 +37,5 @@ def build_play_app() -> typer.Typer:
         from ..plugins import games
 
         for game in games().values():
-            play_app.command(game.name, help=game.summary or None)(game.command)
+            play_app.command(game.name, help="\n\n".join(filter(None, [game.summary, AUTOSAVE_HELP])))(game.command)
     return play_app

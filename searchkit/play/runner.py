@@ -148,7 +148,7 @@ class Plan:
 
     key: str
     moves: list[str]
-    quality: str  # "optimal", or what the engine guarantees otherwise
+    quality: str | None  # "optimal", or what the answer guarantees otherwise; None without an answer
     status: str = "solved"  # or the search's status when it found nothing
     detail: str = ""
     stats: dict[str, Any] = field(default_factory=dict)  # the engine's `Stats`, as the CLI's --json shows them
@@ -178,7 +178,7 @@ def solve_moves(
         result = execute(job, limits, observer)
         if not result.solved:
             reason = result.stats.limit_reason or ""
-            return Plan(key, [], job.guarantee, result.status, reason, result.stats.to_dict())
-        return Plan(key, to_moves(job, result), job.guarantee, stats=result.stats.to_dict())
+            return Plan(key, [], None, result.status, reason, result.stats.to_dict())  # no answer, no promise
+        return Plan(key, to_moves(job, result), job.guarantee_of(result), stats=result.stats.to_dict())
 
     return task

@@ -43,9 +43,15 @@ MARKERS = {"expanded": "o", "generated": "s", "pruned": "v", "duplicate": "x"}
 
 
 def draw_tree(
-    graph: Any, path: str | PathLike[str], fmt: str, title: str = "", board_labels: Callable[[Any], str] | None = None
+    graph: Any,
+    path: str | PathLike[str],
+    fmt: str,
+    title: str = "",
+    board_labels: Callable[[Any, Any], str] | None = None,
 ) -> None:
-    """Render ``graph`` (from `TreeRecorder.finish`) to ``path`` in ``fmt`` (png/svg/pdf).
+    """Render ``graph`` (from `TreeRecorder.finish`) to ``path`` in ``fmt`` (png/svg/pdf);
+    ``board_labels(state, action)`` is a node's board, ``action`` the one that led to it
+    (None at a root).
 
     Labels are drawn literally: a state's text may hold ``$`` (a Sokoban box), which
     matplotlib would otherwise read as the start of a formula."""
@@ -148,7 +154,7 @@ def _choose_mode(graph: Any, board_labels):
             if "state" not in d:
                 break
             gh = f"g={_num(d['g'])} h={_num(d['h'])}" if graph.graph.get("h_computed", True) else f"g={_num(d['g'])}"
-            texts[node] = str(board_labels(d["state"])).rstrip("\n") + "\n" + gh
+            texts[node] = str(board_labels(d["state"], d.get("reached_by"))).rstrip("\n") + "\n" + gh
         else:
             unit, level_h = _box_size(texts)
             if span * unit <= MAX_AX_W:

@@ -13,6 +13,7 @@ from os import PathLike
 from typing import Any
 
 PLAIN = (str, int, float, bool)
+RAW = ("state", "reached_by")  # node attributes for drawing only
 
 
 def plain_copy(graph: Any):
@@ -20,7 +21,7 @@ def plain_copy(graph: Any):
     out = graph.__class__()
     out.graph.update({k: v for k, v in graph.graph.items() if isinstance(v, PLAIN)})
     for n, data in graph.nodes(data=True):
-        out.add_node(n, **{k: v for k, v in data.items() if k != "state" and isinstance(v, PLAIN)})
+        out.add_node(n, **{k: v for k, v in data.items() if k not in RAW and isinstance(v, PLAIN)})
     for u, v, data in graph.edges(data=True):
         out.add_edge(u, v, **{k: x for k, x in data.items() if isinstance(x, PLAIN)})
     return out

@@ -31,6 +31,6 @@ def save_job_tree(job: Job, recorder: TreeRecorder, result: Result, path: Path) 
         graph,
         path,
         title=f"{job.domain.name} · {job.engine.name} · {h} · {result.status}",
-        board_labels=lambda s: job.domain.describe_state(job.problem, s),
+        board_labels=lambda s, a: job.domain.describe_reached(job.problem, s, a),
     )
     return graph

@@ -14,12 +14,15 @@ EXPORTS = (".graphml", ".gexf", ".dot", ".json")
 SUFFIXES = tuple(PICTURES) + EXPORTS
 
 
-def save_tree(graph: Any, path: Path | str, title: str = "", board_labels: Callable[[Any], str] | None = None) -> Path:
+def save_tree(
+    graph: Any, path: Path | str, title: str = "", board_labels: Callable[[Any, Any], str] | None = None
+) -> Path:
     """Draw or export ``graph`` to ``path`` by its suffix, atomically.
 
-    ``board_labels(state) -> str`` draws small trees with multi-line node labels (a
-    puzzle board).  The file appears complete or not at all: it is written to a temporary
-    file in the same directory and moved into place.
+    ``board_labels(state, action) -> str`` draws small trees with multi-line node labels (a
+    puzzle board; ``action`` is the one that led to the node, None at a root).  The file
+    appears complete or not at all: it is written to a temporary file in the same directory
+    and moved into place.
     """
     path = Path(path)
     suffix = path.suffix.lower()

@@ -55,9 +55,10 @@ class TreeRecorder(Observer):
     Graph nodes are ints in generation order (0 = the root) with ``label``, ``g``, ``h``,
     ``f`` (floats), ``depth``, ``order`` (1-based expansion order, 0 = not expanded),
     ``kind`` (root/new/improved/reopened/duplicate/pruned), ``status`` (one of `STATUSES`),
-    ``on_path``, ``children_cut`` (the cap dropped some of its children) and ``state``
-    (the raw state, for drawing; exports leave it out).  Edges carry ``action`` and
-    ``on_path``; the graph carries the counts, ``truncated`` and ``dropped``.
+    ``on_path``, ``children_cut`` (the cap dropped some of its children), ``state`` (the raw
+    state) and ``reached_by`` (the raw action that led to it, None at a root), both for
+    drawing: exports leave them out.  Edges carry ``action`` (its text) and ``on_path``; the
+    graph carries the counts, ``truncated`` and ``dropped``.
     """
 
     def __init__(self, max_nodes: int = 2000, label: Callable[[Any], str] | None = None):
@@ -291,6 +292,7 @@ class TreeRecorder(Observer):
                 on_path=node in on_path,
                 children_cut=node in self._cut,
                 state=state,
+                reached_by=self._action[node] if self._parent[node] >= 0 else None,
             )
             parent = self._parent[node]
             if parent >= 0:

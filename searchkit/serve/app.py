@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,7 +25,7 @@ from ..plugins import domains, engines
 from ..render.save import SUFFIXES
 from . import games
 from .games import PICTURE_SIDE, Entry, GameStore
-from .searches import MAX_EXPANDED, SearchStore, Spec, instance_label, offered
+from .searches import MAX_EXPANDED, MAX_STEPS, Pace, SearchStore, Spec, instance_label, offered, whole
 from .workers import Busy, Slots
 
 STATIC = Path(__file__).parent / "static"
@@ -45,10 +46,17 @@ MEDIA_TYPES = {
 }
 
 Handler = Callable[[Request], Awaitable[Response]]
+FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
 
 
 def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def field_names(message: str) -> str:
+    """A message written for the command line in the API's words: its options are fields,
+    ``--level-file`` is ``level_file``."""
+    return FLAG.sub(lambda m: m.group(1).replace("-", "_"), message)
 
 
 def guarded(handler: Handler) -> Handler:
@@ -58,41 +66,57 @@ def guarded(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except InputError as e:
-            return error(str(e))
+            return error(field_names(str(e)))
         except KeyError:
             return error("no such game or search (the server may have restarted): start a new one", 404)
         except Busy as e:
             return error(str(e), 429)
         except TooLarge as e:
             return error(str(e), 413)
+        except Exception as e:  # a bug, not the user's doing: still one line, never a bare 500
+            return error(f"the server failed ({type(e).__name__}): please report this", 500)
 
     return wrapped
 
 
 class TooLarge(Exception):
-    """An upload over the size limit."""
+    """A request body over its size limit."""
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request's body, refused past ``limit`` bytes without reading it all."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
-        raise TooLarge(f"the file is larger than {limit >> 20 or 1} MB: too large to upload")
+def size_text(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
+
+
+async def read_body(request: Request, limit: int, what: str = "the file") -> bytes:
+    """The request's body, refused (`TooLarge`, naming ``what`` and the limit) past ``limit``
+    bytes without reading it all."""
+    too_large = TooLarge(f"{what} is larger than {size_text(limit)}: too large to send")
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and (len(declared) > 18 or int(declared) > limit):
+        raise too_large
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise TooLarge(f"the file is larger than {limit >> 20 or 1} MB: too large to upload")
+            raise too_large
         chunks.append(chunk)
     return b"".join(chunks)
 
 
 async def read_json(request: Request) -> dict[str, Any]:
-    raw = await read_body(request, MAX_JSON)
+    """The request's JSON object (an empty body is ``{}``); anything else an `InputError` or
+    `TooLarge` saying what is wrong."""
+    raw = await read_body(request, MAX_JSON, "the request")
     try:
         doc = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise InputError("the request is not valid JSON") from None
+    except UnicodeDecodeError:
+        raise InputError("the request is not valid JSON: it is not UTF-8 text") from None
+    except RecursionError:
+        raise InputError("the request is not valid JSON: it is nested too deeply") from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"the request is not valid JSON: {e.msg} at character {e.pos}") from None
+    except ValueError:  # Python reads no integer of thousands of digits
+        raise InputError("the request holds a number with too many digits") from None
     if not isinstance(doc, dict):
         raise InputError("the request must be a JSON object")
     return doc
@@ -183,22 +207,34 @@ def build_app() -> Starlette:
         return JSONResponse({"dropped": True})
 
     async def move(request: Request) -> Response:
+        """One move, named by one of ``move`` (the game's own letter), ``cell`` (the square
+        clicked) or ``direction`` (a key or a swipe); a move the rules refuse is ``moved: false``."""
         gid, entry = entry_of(request)
         doc = await read_json(request)
+        given = [k for k in ("move", "cell", "direction") if doc.get(k) is not None]
+        if len(given) != 1:
+            raise InputError("name one move: move (a letter), cell (a square's number) or direction")
+        cell, direction = doc.get("cell"), doc.get("direction")
+        if "move" in given and not isinstance(doc["move"], str):
+            raise InputError(f"move must be a string (got {doc['move']!r:.40})")
+        if "cell" in given and (isinstance(cell, bool) or not isinstance(cell, int)):
+            raise InputError(f"cell must be a whole number (got {cell!r:.40})")
+        if "direction" in given and direction not in DIRECTIONS:
+            raise InputError(f"direction must be one of {', '.join(DIRECTIONS)} (got {direction!r:.40})")
         with entry.lock:
             game = entry.game
             mv = doc.get("move")
-            cell = doc.get("cell")
-            if isinstance(cell, int) and not isinstance(cell, bool) and hasattr(game, "move_for_cell"):
+            if cell is not None and hasattr(game, "move_for_cell"):
                 mv = game.move_for_cell(cell)
-            elif doc.get("direction") in DIRECTIONS and hasattr(game, "move_for_key"):
-                mv = game.move_for_key(doc["direction"])
+            elif direction is not None and hasattr(game, "move_for_key"):
+                mv = game.move_for_key(direction)
             moved = isinstance(mv, str) and game.play(mv)
         return answer(gid, entry, moved=moved)
 
     def action(name: str) -> Handler:
         async def act(request: Request) -> Response:
             gid, entry = entry_of(request)
+            await read_json(request)  # none is needed: a body, if any, is still a JSON object
             with entry.lock:
                 done = getattr(entry.game, name)()
             return answer(gid, entry, done=done is not False)
@@ -207,6 +243,7 @@ def build_app() -> Starlette:
 
     async def hint(request: Request) -> Response:
         gid, entry = entry_of(request)
+        await read_json(request)
         plan = await run_in_threadpool(store.plan, entry)
         with entry.lock:
             if plan.found:
@@ -215,8 +252,15 @@ def build_app() -> Starlette:
 
     async def solve(request: Request) -> Response:
         gid, entry = entry_of(request)
+        await read_json(request)
         plan = await run_in_threadpool(store.plan, entry)
         return answer(gid, entry, plan=plan_json(plan))
+
+    async def cancel_solve(request: Request) -> Response:
+        """Stop the game's running hint or solve: it answers at once, not found, ``interrupted``."""
+        gid, entry = entry_of(request)
+        await read_json(request)
+        return JSONResponse({"id": gid, "cancelled": store.cancel(entry)})
 
     async def picture(request: Request) -> Response:
         gid, entry = entry_of(request)
@@ -253,9 +297,23 @@ def build_app() -> Starlette:
         return answer(gid, entry)
 
     async def start_search(request: Request) -> Response:
-        spec = Spec.from_request(await read_json(request))
-        sid = await run_in_threadpool(searches.start, spec)
+        """A watched search; ``rate``: as for `pace`, from its first event."""
+        doc = await read_json(request)
+        spec = Spec.from_request(doc)
+        rate = Pace.rate_of(doc)
+        sid = await run_in_threadpool(searches.start, spec, rate)
         return JSONResponse({"id": sid, **searches.get(sid).header})
+
+    async def pace(request: Request) -> Response:
+        """How fast a watched search goes: ``rate`` events a second (0: paused; null: full
+        speed) and ``steps``, expansions let through while paused."""
+        run = searches.get(request.path_params["sid"])
+        doc = await read_json(request)
+        if "rate" in doc:
+            run.pace.set_rate(Pace.rate_of(doc))
+        if "steps" in doc:
+            run.pace.grant(whole(doc, "steps", 0, 1, MAX_STEPS))
+        return JSONResponse({"rate": run.pace.rate(), "steps": run.pace.steps()})
 
     async def export_tree(request: Request) -> Response:
         doc = await read_json(request)
@@ -311,12 +369,14 @@ def build_app() -> Starlette:
         *(Route(f"/api/games/{{gid}}/{a}", guarded(action(a)), methods=["POST"]) for a in ("undo", "redo", "restart")),
         Route("/api/games/{gid}/hint", guarded(hint), methods=["POST"]),
         Route("/api/games/{gid}/solve", guarded(solve), methods=["POST"]),
+        Route("/api/games/{gid}/cancel", guarded(cancel_solve), methods=["POST"]),
         Route("/api/games/{gid}/replay", guarded(replay), methods=["POST"]),
         Route("/api/games/{gid}/picture", guarded(picture)),
         Route("/api/games/{gid}/picture", guarded(upload_picture), methods=["POST"]),
         Route("/api/games/{gid}/save", guarded(save)),
         Route("/api/searches", guarded(start_search), methods=["POST"]),
         Route("/api/searches/{sid}/events", guarded(stream)),
+        Route("/api/searches/{sid}/pace", guarded(pace), methods=["POST"]),
         Route("/api/searches/{sid}", guarded(cancel_search), methods=["DELETE"]),
         Route("/api/trees", guarded(export_tree), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -342,7 +402,7 @@ def plan_json(plan: Any) -> dict[str, Any]:
     return {
         "found": plan.found,
         "moves": plan.moves,
-        "quality": plan.quality,
+        "quality": plan.quality if plan.found else None,  # an unfinished search guarantees nothing
         "status": plan.status,
         "detail": plan.detail,
         "stats": plan.stats,

@@ -1,6 +1,8 @@
 """The players' games on the server: `GameSession` objects from the plugins' registered
 games, kept by id, with their picture.  Hints and auto-solves run in a pool of worker
-processes (a search holding the server's interpreter would stall every player's moves)."""
+processes (a search holding the server's interpreter would stall every player's moves);
+a player can stop their game's solve, which then ends as Ctrl-C ends a search in the
+terminal: at once, unfinished, ``interrupted``."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import secrets
 import tempfile
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -28,20 +31,45 @@ PICTURE_SIDE = 480
 SOLVE_TIMEOUT_S = 20.0
 POOL_GRACE_S = 30.0  # a worker's first solve imports the plugins
 SOLVE_WAIT_S = 10.0  # a hint waits this long for a free slot before the page hears "busy"
+CANCEL_POLL_S = 0.05  # a solver process looks at its stop flag this often
+
+_stop_flags: Sequence[int] = ()  # in a solver process: the server's stop flags, one per slot
 
 
-def plan_of(game: str, data: SaveData, timeout_s: float) -> Plan:
-    """In a worker process: the game rebuilt from its save, its position solved within
-    ``timeout_s`` (passed, not read here: a worker has its own copy of this module)."""
+def solver_process(flags: Sequence[int]) -> None:
+    """A solver process's start: quiet (`quiet_worker`), and holding the stop flags."""
+    global _stop_flags
+    quiet_worker()
+    _stop_flags = flags
+
+
+def plan_of(game: str, data: SaveData, timeout_s: float, slot: int) -> Plan:
+    """In a solver process: the game rebuilt from its save, its position solved within
+    ``timeout_s`` (passed, not read here: a worker has its own copy of this module), or
+    until the stop flag of ``slot`` is set."""
     session = games()[game].session
     assert session is not None
     task = session.from_save(data, "the game").solve_task()
-    plan: Plan = task(Limits(timeout_s=timeout_s), ProgressObserver())
+    limits = Limits(timeout_s=timeout_s)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(CANCEL_POLL_S):
+            if _stop_flags[slot]:
+                limits.interrupt.set()
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True, name="searchkit-serve-stop-check")
+    watcher.start()
+    try:
+        plan: Plan = task(limits, ProgressObserver())
+    finally:
+        done.set()
     return plan
 
 
 class Entry:
-    """One player's game, its picture (PNG bytes) and a lock for its moves."""
+    """One player's game, its picture (PNG bytes), a lock for its moves and its running solves."""
 
     def __init__(self, kind: Game, game: GameSession) -> None:
         self.kind = kind
@@ -49,6 +77,7 @@ class Entry:
         self.picture: bytes | None = None
         self.lock = threading.Lock()
         self._plan: tuple[Plan, list[str]] | None = None  # the last plan found, and the history then
+        self.solving: set[int] = set()  # the slots of its running solves (the store's lock guards it)
 
     def remember(self, plan: Plan, history: list[str]) -> None:
         if plan.found:
@@ -91,6 +120,8 @@ class GameStore:
         self._pictures: dict[str, bytes] = {}
         self.slots = slots
         self._pool: ProcessPoolExecutor | None = None
+        self._stop_flags = CTX.RawArray("b", slots.n)  # one per slot, read by the solver processes
+        self._free = list(range(slots.n))  # the slots no solve holds
 
     def built_in_picture(self, kind: Game) -> bytes:
         """The game's own picture, drawn once per server (drawing it takes a while)."""
@@ -133,9 +164,19 @@ class GameStore:
             return entry
 
     def drop(self, gid: str) -> None:
-        """Forget a game its player has left (the page drops its old game for a new one)."""
+        """Forget a game its player has left (the page drops its old game for a new one),
+        stopping its solve."""
         with self._lock:
-            self._games.pop(gid, None)
+            entry = self._games.pop(gid, None)
+        if entry is not None:
+            self.cancel(entry)
+
+    def cancel(self, entry: Entry) -> bool:
+        """Stop the entry's running solve, if any (it answers soon, unfinished); whether one ran."""
+        with self._lock:
+            for slot in entry.solving:
+                self._stop_flags[slot] = 1
+            return bool(entry.solving)
 
     def create(self, name: str, options: dict[str, Any]) -> tuple[str, Entry]:
         kind = self.kind(name)
@@ -190,11 +231,16 @@ class GameStore:
                 history = list(entry.game.history)
             with self._lock:
                 if self._pool is None:
-                    self._pool = ProcessPoolExecutor(self.slots.n, mp_context=CTX, initializer=quiet_worker)
+                    self._pool = ProcessPoolExecutor(
+                        self.slots.n, mp_context=CTX, initializer=solver_process, initargs=(self._stop_flags,)
+                    )
                 pool = self._pool
+                slot = self._free.pop()
+                self._stop_flags[slot] = 0
+                entry.solving.add(slot)
             try:
                 limit = SOLVE_TIMEOUT_S
-                plan: Plan = pool.submit(plan_of, entry.kind.name, data, limit).result(limit + POOL_GRACE_S)
+                plan: Plan = pool.submit(plan_of, entry.kind.name, data, limit, slot).result(limit + POOL_GRACE_S)
                 return plan, history
             except (BrokenProcessPool, TimeoutError):
                 with self._lock:
@@ -202,5 +248,9 @@ class GameStore:
                         self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise InputError("the solver stopped answering; try again") from None
+            finally:
+                with self._lock:
+                    entry.solving.discard(slot)
+                    self._free.append(slot)
         finally:
             self.slots.give()

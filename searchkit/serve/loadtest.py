@@ -299,7 +299,7 @@ def loadtest(
     seed: Annotated[int, typer.Option("--seed", help="seed of the players' choices")] = 1,
     json_output: Annotated[bool, typer.Option("--json", help="print one JSON document on stdout")] = False,
 ) -> None:
-    """Load-test a local ``searchkit serve``: players at once for a while; errors, lost saves,
+    """Load-test a local web app (searchkit serve): players at once for a while; errors, lost saves,
     move latency and the server's memory.  Exit 1 when any error, lost save or a p95 move over
     the target."""
     if clients < 1 or duration <= 0 or think_ms < 0:

@@ -80,13 +80,22 @@ class WorkerGone(Exception):
 
 
 class Worker:
-    """``target(*args, conn)`` in a new process, started at once under one of ``slots``;
-    terminated past ``deadline_s`` seconds."""
+    """``target(*args, conn, **kwargs)`` in a new process, started at once under one of
+    ``slots``; terminated past ``deadline_s`` seconds."""
 
-    def __init__(self, target: Callable[..., None], args: tuple[Any, ...], slots: Slots, deadline_s: float) -> None:
+    def __init__(
+        self,
+        target: Callable[..., None],
+        args: tuple[Any, ...],
+        slots: Slots,
+        deadline_s: float,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
         slots.take()
         self.conn, child = CTX.Pipe(duplex=False)
-        self.process = CTX.Process(target=target, args=(*args, child), daemon=True, name="searchkit-serve-worker")
+        self.process = CTX.Process(
+            target=target, args=(*args, child), kwargs=kwargs or {}, daemon=True, name="searchkit-serve-worker"
+        )
         try:
             self.process.start()
         except BaseException:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from searchkit import atomic_path
+from searchkit import InputError, atomic_path
 
 MAGIC = b"SEARCHKIT-PDB 1\n"
 ENV_VAR = "SEARCHKIT_CACHE_DIR"
@@ -30,20 +30,25 @@ class CacheError(ValueError):
 
 
 def cache_dir(override: str | os.PathLike | None = None) -> Path:
-    """Directory of the pattern-database files: ``override``, else ``$SEARCHKIT_CACHE_DIR``,
-    else the user's cache directory (``$XDG_CACHE_HOME/searchkit/pdb`` on Linux)."""
-    if override:
-        return Path(override).expanduser()
+    """Directory of the pattern-database files: ``override`` (``--cache-dir``), else
+    ``$SEARCHKIT_CACHE_DIR``, else the user's cache directory (``$XDG_CACHE_HOME/searchkit/pdb``
+    on Linux).  It may not exist yet; InputError when something other than a directory is there."""
     env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    try:
-        from platformdirs import user_cache_dir
+    if override:
+        path, given = Path(override).expanduser(), "--cache-dir"
+    elif env:
+        path, given = Path(env).expanduser(), f"${ENV_VAR}"
+    else:
+        try:
+            from platformdirs import user_cache_dir
 
-        base = Path(user_cache_dir("searchkit", appauthor=False))
-    except ImportError:  # platformdirs is a dependency, but keep working without it
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "searchkit"
-    return base / "pdb"
+            base = Path(user_cache_dir("searchkit", appauthor=False))
+        except ImportError:  # platformdirs is a dependency, but keep working without it
+            base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "searchkit"
+        path, given = base / "pdb", "the user cache directory"
+    if path.exists() and not path.is_dir():
+        raise InputError(f"the pattern-database cache directory {path} ({given}) is not a directory")
+    return path
 
 
 def file_name(

@@ -2,6 +2,9 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 
+// "1 move", "2 moves"
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
 function say(text) {
   const m = $("message");
   m.textContent = text || "";
@@ -28,7 +31,12 @@ for (const tab of document.querySelectorAll(".tab")) {
 }
 
 // -- play: the picture puzzle -----------------------------------------------------------
-let game = null, picture = null, solving = false, clockBase = 0, clockAt = 0;
+let game = null, picture = null, solver = null, clockBase = 0, clockAt = 0;
+// a hint is a blank move; the player moves tiles: the key to press, and the tile it slides
+const HINTS = {
+  U: "press ↓: slide the tile above the gap down", D: "press ↑: slide the tile below the gap up",
+  L: "press →: slide the tile left of the gap right", R: "press ←: slide the tile right of the gap left",
+};
 
 function loadPicture(id) {
   return new Promise((resolve) => {
@@ -51,9 +59,10 @@ function show(state) {
 }
 
 function draw() {
-  const cv = $("board"), ctx = cv.getContext("2d");
+  const cv = $("board"), ctx = cv.getContext("2d"), goal = $("goal");
   ctx.fillStyle = "#0c0c0e"; ctx.fillRect(0, 0, cv.width, cv.height);
   if (!game || !picture) return;
+  goal.getContext("2d").drawImage(picture, 0, 0, goal.width, goal.height);  // the solved picture, small
   if (game.solved) { ctx.drawImage(picture, 0, 0, cv.width, cv.height); return; }
   const w = game.width, h = game.height, tw = cv.width / w, th = cv.height / h;
   const pw = picture.width / w, ph = picture.height / h;
@@ -74,7 +83,7 @@ setInterval(() => {
 
 async function newGame(ev) {
   if (ev) ev.preventDefault();
-  solving = false;
+  await stopSolve();  // its last move is answered before the old game is dropped
   const st = await api("POST", "/api/games", { game: "npuzzle", size: $("size").value, blank: $("blank").value, depth: $("depth").value });
   if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});  // the old game is left: the server forgets it
   $("stats").textContent = ""; $("hint-text").textContent = "";
@@ -82,7 +91,7 @@ async function newGame(ev) {
 }
 
 async function move(body) {
-  if (!game || solving) return;
+  if (!game || solver) return;
   show(await api("POST", `/api/games/${game.id}/move`, body));
 }
 
@@ -115,36 +124,59 @@ function onSwipe(el, go) {
 }
 onSwipe($("board"), (direction) => move({ direction }));
 for (const name of ["undo", "redo", "restart"]) {
-  $(name).addEventListener("click", async () => { if (game && !solving) show(await api("POST", `/api/games/${game.id}/${name}`)); });
+  $(name).addEventListener("click", async () => { if (game && !solver) show(await api("POST", `/api/games/${game.id}/${name}`)); });
 }
 
+// a solve's outcome and the engine's statistics; an unfinished solve guarantees nothing
 function statsLine(plan) {
   const s = plan.stats || {};
-  return `${plan.quality} · ${plan.moves.length} moves · expanded ${s.expanded} · generated ${s.generated} · max frontier ${s.max_frontier} · ${(s.elapsed_s || 0).toFixed(3)} s`;
+  const outcome = plan.found ? `${plan.quality} · ${plural(plan.moves.length, "move")}`
+    : plan.detail === "interrupted" ? "cancelled" : `${plan.status}${plan.detail ? ` (${plan.detail})` : ""}`;
+  return `${outcome} · expanded ${s.expanded} · generated ${s.generated} · max frontier ${s.max_frontier} · ${(s.elapsed_s || 0).toFixed(3)} s`;
 }
 
 $("hint").addEventListener("click", async () => {
-  if (!game || solving) return;
+  if (!game || solver) return;
   const st = await api("POST", `/api/games/${game.id}/hint`);
-  $("hint-text").textContent = st.hint ? `hint: move the blank ${st.hint}` : "no hint";
+  $("hint-text").textContent = st.hint ? `hint: ${HINTS[st.hint] ?? st.hint}` : "no hint";
   $("stats").textContent = statsLine(st.plan);
   show(st);
 });
 
-$("solve").addEventListener("click", async () => {
-  if (!game || solving) return;
-  const st = await api("POST", `/api/games/${game.id}/solve`);
-  $("stats").textContent = statsLine(st.plan);
-  if (!st.plan.found) { say(`no solution: ${st.plan.status} ${st.plan.detail}`); return; }
-  solving = true;
-  const id = game.id;
-  for (const m of st.plan.moves) {
-    if (!solving || game.id !== id) { if (game.id === id) solving = false; return; }
-    await new Promise((r) => setTimeout(r, 1000 / Number($("solve-speed").value)));
-    show(await api("POST", `/api/games/${id}/move`, { move: m }));
-  }
-  solving = false;
-});
+// the auto-solve under way ({id, stopped, asking, done}): the solver asked, then its moves
+// played one at a time; stopped, it plays no further move (and the server stops the solver)
+function stopSolve() {
+  if (!solver) return Promise.resolve();
+  solver.stopped = true;
+  if (solver.asking) api("POST", `/api/games/${solver.id}/cancel`).catch(() => {});
+  return solver.done;
+}
+
+async function autoSolve() {
+  const run = { id: game.id, stopped: false, asking: true };
+  solver = run;
+  $("solve").textContent = "Stop";
+  run.done = (async () => {
+    try {
+      const st = await api("POST", `/api/games/${run.id}/solve`);
+      run.asking = false;
+      $("stats").textContent = statsLine(st.plan);
+      if (!st.plan.found) {
+        if (st.plan.detail !== "interrupted") say(`no solution: ${st.plan.status} ${st.plan.detail}`);
+        return;
+      }
+      for (const m of st.plan.moves) {
+        await new Promise((r) => setTimeout(r, 1000 / Number($("solve-speed").value)));
+        if (run.stopped) return;
+        show(await api("POST", `/api/games/${run.id}/move`, { move: m }));
+      }
+    } catch (e) { /* the message is on the page */ }
+    finally { if (solver === run) { solver = null; $("solve").textContent = "Auto-solve"; } }
+  })();
+  return run.done;
+}
+
+$("solve").addEventListener("click", () => { if (solver) stopSolve(); else if (game) autoSolve(); });
 
 $("picture").addEventListener("change", async () => {
   const f = $("picture").files[0];
@@ -157,7 +189,7 @@ $("picture").addEventListener("change", async () => {
 $("load").addEventListener("change", async () => {
   const f = $("load").files[0];
   if (!f) return;
-  try { const st = await api("POST", "/api/games/load?game=npuzzle", undefined, f); solving = false; await loadPicture(st.id); show(st); }
+  try { await stopSolve(); const st = await api("POST", "/api/games/load?game=npuzzle", undefined, f); await loadPicture(st.id); show(st); }
   catch (e) { /* the message is on the page */ }
   $("load").value = "";
 });

@@ -1,9 +1,9 @@
-// searchkit serve: the Sokoban tab. Plain JavaScript, no build step; api, say and statsLine
-// come from app.js. The server keeps the game; this draws it and sends the player's moves.
+// searchkit serve: the Sokoban tab. Plain JavaScript, no build step; api, say, plural and
+// statsLine come from app.js. The server keeps the game; this draws it and sends the player's moves.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const S = { state: null, hint: null, catalog: null, file: null, busy: false, stop: false, solution: null, clockBase: 0, clockAt: 0 };
+  const S = { state: null, hint: null, catalog: null, file: null, busy: false, stop: false, asking: null, solution: null, clockBase: 0, clockAt: 0 };
   window.sokoban = S;  // for the browser tests
   const WORDS = { u: "up ↑", d: "down ↓", l: "left ←", r: "right →" };
   const COLOURS = { wall: "#5a5a78", floor: "#1c1c22", goal: "#f0c83c", box: "#cd8232", boxGoal: "#46b45a", player: "#78dcff" };
@@ -83,7 +83,7 @@
     $("sk-pushes").textContent = st.pushes;
     $("sk-name").textContent = levelName(st);
     $("sk-win").hidden = !st.solved;
-    $("sk-win").textContent = st.solved ? `Solved in ${st.moves} moves and ${st.pushes} pushes! ▶ for the next level.` : "";
+    $("sk-win").textContent = st.solved ? `Solved in ${plural(st.moves, "move")} and ${plural(st.pushes, "push")}! ▶ for the next level.` : "";
     $("sk-deadlock").hidden = !st.deadlock;
     $("sk-deadlock").textContent = st.deadlock ? `Deadlock: ${st.deadlock}. This level can no longer be solved: undo.` : "";
     for (const name of ["undo", "redo"]) $(`sk-${name}`).disabled = !st[`can_${name}`] || S.busy;
@@ -104,6 +104,7 @@
 
   function fresh(st) {
     S.stop = true; S.solution = null;
+    cancelSolve();
     $("sk-stats").textContent = ""; $("sk-hint-text").textContent = "";
     show(st);
   }
@@ -226,26 +227,39 @@
 
   // -- the solver -------------------------------------------------------------------------------
   function noPlan(plan) {
+    if (plan.detail === "interrupted") return "";  // the player stopped it
     if (plan.status === "limit" && plan.detail === "time") return `The solver could not solve this position within its ${plan.limit_s} s limit: it is too hard for a quick solve. Undo to an easier position, or solve it yourself.`;
     if (plan.status === "no-solution" || plan.detail === "incomplete") return "The solver found no solution from this position (a deadlock?): undo or restart.";
     return `The solver stopped (${plan.detail || plan.status}) before it found a solution.`;
   }
 
+  function cancelSolve() {
+    // stop the solver thinking (Stop, or another level): it answers at once, unfinished
+    if (S.asking) api("POST", `/api/games/${S.asking}/cancel`).catch(() => {});
+  }
+
   async function ask(what) {
-    // the board waits while the solver thinks: its answer is for this position
+    // the board waits while the solver thinks: its answer is for this position; Stop stops it
     if (!S.state || S.busy) return null;
+    const id = S.state.id;
     $("sk-hint-text").textContent = "solving…";
-    S.busy = true;
+    S.busy = true; S.asking = id; $("sk-solve").textContent = "Stop";
     try {
-      const st = await api("POST", `/api/games/${S.state.id}/${what}`);
+      const st = await api("POST", `/api/games/${id}/${what}`);
+      if (!S.state || S.state.id !== id) return null;  // another level by now
       $("sk-stats").textContent = `engine statistics: ${statsLine(st.plan)}`;
-      if (!st.plan.found) { say(noPlan(st.plan)); $("sk-hint-text").textContent = ""; show(st); return null; }
+      if (!st.plan.found) {
+        say(noPlan(st.plan));
+        $("sk-hint-text").textContent = st.plan.detail === "interrupted" ? "stopped" : "";
+        show(st);
+        return null;
+      }
       if (what === "solve") S.solution = st.lurd + st.plan.moves.join("");  // a hint gives no spoiler
       $("sk-hint-text").textContent = "";
       show(st);
       return st;
     } catch (e) { $("sk-hint-text").textContent = ""; return null; }
-    finally { S.busy = false; if (S.state) show(S.state); }
+    finally { S.busy = false; S.asking = null; $("sk-solve").textContent = "Auto-solve"; if (S.state) show(S.state); }
   }
 
   async function animate(moves) {
@@ -271,7 +285,7 @@
     draw();
   });
   $("sk-solve").addEventListener("click", async () => {
-    if (S.busy) { S.stop = true; return; }
+    if (S.busy) { S.stop = true; cancelSolve(); return; }
     const st = await ask("solve");
     if (st) await animate(st.plan.moves);
   });
@@ -279,7 +293,7 @@
     const text = $("sk-solution").value;
     try { await navigator.clipboard.writeText(text); }
     catch (e) { $("sk-solution").select(); document.execCommand("copy"); }
-    $("sk-hint-text").textContent = `copied ${text.length} moves`;
+    $("sk-hint-text").textContent = `copied ${plural(text.length, "move")}`;
   });
   $("sk-replay").addEventListener("click", async () => {
     if (!S.state || S.busy) return;

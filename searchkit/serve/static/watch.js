@@ -1,5 +1,7 @@
 // searchkit serve: watch searches. Two panes, each one engine on the same instance; a grid
 // domain is drawn on its map (closed and open cells, the path), any other as a growing tree.
+// The server runs each search at the page's pace: paused, it waits (a step lets one expansion
+// through); slowed down, it sends no faster than the speed shown.
 // Uses $, api and say from app.js. Plain JavaScript, no build step, no CDN.
 "use strict";
 
@@ -11,7 +13,25 @@ const COLORS = {             // PathFinding.js's colours
   wall: [64, 64, 72], free: [255, 255, 255], open: [152, 251, 152], closed: [175, 238, 238],
   start: [0, 200, 0], goal: [228, 64, 0],
 };
+const FRAME_RATE = 60;      // the speed slider counts events a frame; the server, events a second
+const LEGENDS = {            // what the colours mean, on a map and on a tree
+  grid: [["wall", "rgb(64,64,72)"], ["not reached", "#fff"], ["open", "rgb(152,251,152)"], ["closed (expanded)", "rgb(175,238,238)"],
+    ["start", "rgb(0,200,0)"], ["goal", "rgb(228,64,0)"], ["path found", "#e6c200"]],
+  tree: [["expanded", "#c33"], ["open (generated)", "#39c"], ["path found", "#e6a800"]],
+};
 let watchInfo = null, paused = false;
+
+// the server's pace for the speed chosen: events a second, 0 paused, null at full speed (the slider's end)
+function rate() {
+  const s = $("speed");
+  if (paused) return 0;
+  return Number(s.value) >= Number(s.max) ? null : Number(s.value) * FRAME_RATE;
+}
+
+function showSpeed() {
+  const s = $("speed");
+  $("speed-text").textContent = Number(s.value) >= Number(s.max) ? "full speed" : `${Number(s.value) * FRAME_RATE} events/s`;
+}
 
 function fmt(x) { return x === null || x === undefined ? "-" : String(+Number(x).toFixed(4)); }
 
@@ -86,7 +106,7 @@ class Pane {
 
   clear() {
     if (this.source) this.source.close();
-    this.source = null; this.sid = null; this.header = null; this.ending = null; this.spec = null; this.over = false;
+    this.source = null; this.sid = null; this.header = null; this.ending = null; this.spec = null; this.over = false; this.stepping = false;
     this.queue = []; this.head = 0;
     this.counters = { x: 0, g: 0, seen: 0, f: null, frontier: null };
     this.labels = new Map(); this.cells = new Map(); this.cellIds = new Map();
@@ -113,10 +133,11 @@ class Pane {
     const status = this.el("status");
     status.textContent = "starting"; delete status.dataset.done;
     let started;
-    try { started = await api("POST", "/api/searches", this.spec); }
+    try { started = await api("POST", "/api/searches", { ...this.spec, rate: rate() }); }
     catch (e) { status.textContent = ""; return; }
     this.sid = started.id; this.header = started;
     status.textContent = "searching";
+    this.showLegend(started.grid ? "grid" : "tree");
     this.el("node").textContent = `${started.engine} · heuristic ${started.heuristic ?? "none"}\n${started.start}`;
     if (started.grid) this.makeGrid(started.grid);
     this.source = new EventSource(`/api/searches/${started.id}/events`);
@@ -130,6 +151,25 @@ class Pane {
     if (doc.events) { for (const ev of doc.events) this.queue.push(ev); return; }
     this.ending = doc;
     if (this.source) { this.source.close(); this.source = null; }
+  }
+
+  showLegend(kind) {
+    this.el("legend").replaceChildren(...LEGENDS[kind].map(([text, colour]) => {
+      const s = document.createElement("span");
+      s.textContent = text; s.style.setProperty("--swatch", colour);
+      return s;
+    }));
+  }
+
+  get running() { return this.sid !== null && !this.ending && !this.over && this.source !== null; }
+
+  // tell the server the pace (rate) or let one more expansion through (steps)
+  pace(body) { if (this.running) api("POST", `/api/searches/${this.sid}/pace`, body).catch(() => {}); }
+
+  step() {
+    // one expansion: the next one waiting here, or else the server's next
+    if (this.queue.slice(this.head).some((ev) => ev[0] === "x")) { this.take(Infinity, true); return; }
+    if (this.running && !this.stepping) { this.stepping = true; this.pace({ steps: 1 }); }
   }
 
   cancel() {
@@ -207,7 +247,7 @@ class Pane {
     this.counters = { ...this.counters, x: s.expanded, g: s.generated, frontier: s.max_frontier, f: end.cost ?? this.counters.f };
     this.path = end.path.filter((id) => id !== null);
     this.showCounters();
-    status.textContent = `${end.status}${end.cost !== null ? `, cost ${fmt(end.cost)}` : ""}${s.limit_reason ? ` (${s.limit_reason})` : ""} · ${end.guarantee}`;
+    status.textContent = `${end.status}${end.cost !== null ? `, cost ${fmt(end.cost)}` : ""}${s.limit_reason ? ` (${s.limit_reason})` : ""}${end.guarantee ? ` · ${end.guarantee}` : ""}`;
     status.dataset.done = "1";
     this.dirty = true;
   }
@@ -400,7 +440,9 @@ function formSpec() {
 async function loadWatch() {
   watchInfo = await api("GET", "/api/info");
   $("domain").replaceChildren(...Object.keys(watchInfo.domains).map((d) => new Option(d, d)));
-  $("max-expanded").placeholder = watchInfo.max_expanded;
+  const cap = watchInfo.max_expanded;
+  $("max-expanded").placeholder = cap; $("max-expanded").max = cap;
+  $("max-expanded-cap").textContent = `(at most ${cap.toLocaleString("en")})`;
   fillSearchForm();
 }
 $("domain").addEventListener("change", fillSearchForm);
@@ -411,21 +453,26 @@ $("search-form").addEventListener("submit", async (ev) => {
   for (const p of panes) p.cancel();
   await Promise.all(panes.map((p) => (p.on ? p.start(spec) : p.clear())));
 });
-$("pause").addEventListener("click", () => { paused = !paused; $("pause").textContent = paused ? "Play" : "Pause"; });
+function setPaused(now) {
+  paused = now; $("pause").textContent = paused ? "Play" : "Pause";
+  for (const p of panes) p.pace({ rate: rate() });
+}
+$("pause").addEventListener("click", () => setPaused(!paused));
 $("step").addEventListener("click", () => {
-  paused = true; $("pause").textContent = "Play";
-  for (const p of panes) p.take(Infinity, true);
+  if (!paused) setPaused(true);
+  for (const p of panes) p.step();
 });
+$("speed").addEventListener("input", showSpeed);
+$("speed").addEventListener("change", () => { if (!paused) for (const p of panes) p.pace({ rate: rate() }); });
+showSpeed();
 $("cancel").addEventListener("click", () => { for (const p of panes) p.cancel(); });
 
 function tick() {
   const deadline = performance.now() + FRAME_BUDGET_MS;
   for (const p of panes) {
     const waiting = p.pending();
-    if (waiting) {
-      const speed = paused ? 0 : Number($("speed").value);
-      p.take(Math.max(speed, waiting - QUEUE_HIGH), false, deadline);
-    }
+    if (p.stepping && p.queue.slice(p.head).some((ev) => ev[0] === "x")) { p.stepping = false; p.take(Infinity, true); }
+    else if (waiting && !paused) p.take(Math.max(Number($("speed").value), waiting - QUEUE_HIGH), false, deadline);
     if (!p.pending() && p.ending) p.finish();
     p.draw();
   }

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PIL import Image, ImageChops, ImageSequence
+from pictures import gif, same
+from PIL import Image
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.lurd import replay_lurd
 from searchkit_sokoban.picture import (
@@ -31,19 +32,6 @@ LEVEL = """\
 #########
 """
 LURD = "ruuLLLulDrrrrddlUruLLLddllluurRDrdLuuurDD"  # 13 pushes, 41 moves
-
-
-def same(a: Image.Image, b: Image.Image) -> bool:
-    return a.size == b.size and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
-
-
-def gif(path):
-    with Image.open(path) as im:
-        frames, durations = [], []
-        for frame in ImageSequence.Iterator(im):
-            durations.append(frame.info["duration"])
-            frames.append(frame.convert("RGB"))
-    return frames, durations
 
 
 def final_picture(level_text: str, lurd: str) -> Image.Image:

@@ -10,9 +10,10 @@ order, so the same answers.
 from __future__ import annotations
 
 import pytest
+from markers import needs_numba
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.compiled_pull import COMPILED_PULLS, PULL_COMPILED, CompiledPullSearch, without_numba
-from searchkit_sokoban.compiled_search import DISABLE_ENV, compiled_available
+from searchkit_sokoban.compiled_search import DISABLE_ENV
 from searchkit_sokoban.gateway import GATEWAY_BUDGET
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.lurd import replay_lurd, to_lurd
@@ -28,7 +29,7 @@ from searchkit.engines.portfolio import first_known
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 from searchkit.solving import execute, prepare
 
-pytestmark = pytest.mark.skipif(not compiled_available(), reason="numba is not installed")
+pytestmark = needs_numba
 
 
 @pytest.mark.parametrize("lists", [1, 2])
@@ -49,7 +50,9 @@ def test_it_answers_exactly_the_solvable_tiny_levels_and_its_pushes_replay(text,
         assert search.status == NO_SOLUTION  # every pull from the solved positions tried: a proof
 
 
-@pytest.mark.parametrize("level", ["microban:100", "microban:146", "microban:153", "sasquatch:15"])
+@pytest.mark.parametrize(
+    "level", ["microban:100", "microban:146", "microban:153", pytest.param("sasquatch:15", marks=pytest.mark.slow)]
+)
 def test_it_is_the_python_pull_search_in_the_same_order(level):
     """Both open lists, the ties to the newest, the pulls by direction then box: the kernel
     expands what the Python search expands, so it answers with the same pushes."""

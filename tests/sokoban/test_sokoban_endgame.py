@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from markers import needs_numba
 from searchkit_sokoban import endgame
 from searchkit_sokoban.aim import AimSearch
 from searchkit_sokoban.board import Board, bits
-from searchkit_sokoban.compiled_search import compiled_available
 from searchkit_sokoban.endgame import Endgame
 from searchkit_sokoban.fess import (
     FESS_OWN,
@@ -24,7 +24,7 @@ from searchkit_sokoban.lurd import replay_lurd, to_lurd
 from searchkit import InputError, make_problem
 from searchkit.solving import execute, prepare
 
-pytestmark = pytest.mark.skipif(not compiled_available(), reason="numba is not installed")
+pytestmark = needs_numba
 
 # the box on row 1 moves only along it (the wall above): it reaches a goal only once the box
 # already on the goal before the row's end has moved on
@@ -129,7 +129,7 @@ def test_the_defaults_stranded_member_has_an_endgame_with_a_small_share_and_a_wi
     assert alone.share == endgame.SHARE and alone.least == goals - endgame.SLACK
 
 
-@pytest.mark.parametrize("aimed", [True, False])
+@pytest.mark.parametrize("aimed", [True, pytest.param(False, marks=pytest.mark.slow)])  # False: 13 s
 def test_a_search_answers_through_its_endgame_and_the_whole_path_replays(monkeypatch, aimed):
     """Every position tried at once: the aimed search meets the backward search where the
     endgame put its boxes on the aim, FESS towards the goals is solved there."""

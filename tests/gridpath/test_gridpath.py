@@ -13,32 +13,16 @@ import heapq
 import itertools
 import json
 import math
-import os
 import random
-import subprocess
-import sys
 from collections import deque
 from pathlib import Path
 
 import pytest
+from processes import run_with_plugin as run
 
 from searchkit import InputError, dijkstra, replay
 
-ROOT = Path(__file__).parents[1]
 SQRT2 = math.sqrt(2)
-
-
-def run(installed: Path, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(installed), os.environ.get("PYTHONPATH", "")]))
-    env.pop("SEARCHKIT_LOAD_PLUGINS", None)
-    return subprocess.run(
-        [sys.executable, "-c", "from searchkit.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def data(installed: Path, name: str) -> Path:
@@ -82,6 +66,22 @@ def shortest(rows: list[str], start, goal, connectivity: int = 8) -> float | Non
 
 def random_rows(rng: random.Random, w: int, h: int, density: float) -> list[str]:
     return ["".join("@" if rng.random() < density else rng.choice("..GS") for _ in range(w)) for _ in range(h)]
+
+
+def random_maps(seed: int, trials: int):
+    """``(trial, rows, start, goal, grid)`` for random maps of 2x2 to 14x14 cells with two
+    distinct free cells, a parsed grid each (maps with fewer free cells are passed over)."""
+    from searchkit_gridpath.movingai import parse_map
+
+    rng = random.Random(seed)
+    for trial in range(trials):
+        w, h = rng.randint(2, 14), rng.randint(2, 14)
+        rows = random_rows(rng, w, h, rng.choice([0.1, 0.25, 0.4]))
+        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] != "@"]
+        if len(free) < 2:
+            continue
+        start, goal = rng.sample(free, 2)
+        yield trial, rows, start, goal, parse_map(["type octile", f"height {h}", f"width {w}", "map", *rows], "r.map")
 
 
 # -- installation and registration ---------------------------------------------------------------
@@ -249,21 +249,12 @@ def test_bad_options_and_cli_exit_code(installed, gridpath, tmp_path):
 
 def test_jps_and_astar_are_optimal_on_random_maps(gridpath):
     from searchkit_gridpath.jps import jps
-    from searchkit_gridpath.movingai import parse_map
     from searchkit_gridpath.problem import GridProblem, euclidean, octile
 
     from searchkit import astar
 
-    rng = random.Random(7)
     checked = 0
-    for trial in range(160):
-        w, h = rng.randint(2, 14), rng.randint(2, 14)
-        rows = random_rows(rng, w, h, rng.choice([0.1, 0.25, 0.4]))
-        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] != "@"]
-        if len(free) < 2:
-            continue
-        start, goal = rng.sample(free, 2)
-        grid = parse_map(["type octile", f"height {h}", f"width {w}", "map", *rows], "r.map")
+    for trial, rows, start, goal, grid in random_maps(7, 160):
         expected = shortest(rows, start, goal)
         for engine, estimate in ((jps, None), (astar, octile), (astar, euclidean)):
             problem = GridProblem(grid, start, goal, 8)
@@ -399,7 +390,7 @@ def test_jps_limits_stop_it_with_status_limit(gridpath):
     for limits, reason, expanded in [
         (Limits(max_expanded=1), "nodes", 1),
         (Limits(max_expanded=700), "nodes", 700),
-        (Limits(max_stored=10), "memory", FIRST_CHECK),
+        (Limits(max_stored=10), "states", FIRST_CHECK),
         (Limits(timeout_s=0), "time", FIRST_CHECK),
     ]:
         result = jps(problem(), limits=limits)
@@ -539,21 +530,12 @@ def test_the_tutorial_plugin_meets_the_contract(installed):
 
 def test_nbs_is_optimal_on_random_maps_with_heuristics_both_ways(gridpath):
     """The grid offers the same estimate to the start cell as its backward heuristic."""
-    from searchkit_gridpath.movingai import parse_map
     from searchkit_gridpath.problem import GridProblem, euclidean, octile
 
     from searchkit.engines import nbs
 
-    rng = random.Random(11)
     checked = 0
-    for trial in range(120):
-        w, h = rng.randint(2, 14), rng.randint(2, 14)
-        rows = random_rows(rng, w, h, rng.choice([0.1, 0.25, 0.4]))
-        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] != "@"]
-        if len(free) < 2:
-            continue
-        start, goal = rng.sample(free, 2)
-        grid = parse_map(["type octile", f"height {h}", f"width {w}", "map", *rows], "r.map")
+    for trial, rows, start, goal, grid in random_maps(11, 120):
         for connectivity, estimate in ((8, octile), (8, euclidean), (4, octile)):
             expected = shortest(rows, start, goal, connectivity)
             problem = GridProblem(grid, start, goal, connectivity)

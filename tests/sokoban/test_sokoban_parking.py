@@ -54,10 +54,11 @@ def test_a_box_is_parked_where_two_goals_block_each_other():
     "level", ["microban:3", "microban:11", "microban:99", "sasquatch:6", "sasquatch:26", "xsokoban:15"]
 )
 def test_plans_replay_forwards(level):
+    """Each of these levels has a plan for every goal area, and each plan replays."""
     board = Board(load_level(level))
     for area, plan in zip(areas(board.goals, board.width), plans(board), strict=True):
-        if plan is not None:
-            replay(plan, area)
+        assert plan is not None, f"no plan for the goal area {area:#x}"
+        replay(plan, area)
 
 
 def test_the_count_follows_the_plan_and_excuses_a_box_moved_on():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from markers import needs_numba
 from searchkit_sokoban import fess
 from searchkit_sokoban.board import INF, Board
 from searchkit_sokoban.fess import CompiledWalk, MacroMoves
@@ -12,9 +13,7 @@ from searchkit_sokoban.fess_pull import PullFessSearch
 from searchkit_sokoban.levels import load_level, parse_level
 from searchkit_sokoban.problem import SokobanProblem
 
-from searchkit import numba_available
-
-pytestmark = pytest.mark.skipif(not numba_available(), reason="numba is not installed")
+pytestmark = needs_numba
 
 
 def positions(macros: MacroMoves, count: int, rng: random.Random) -> list[tuple[int, int]]:

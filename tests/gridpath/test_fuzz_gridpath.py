@@ -1,22 +1,22 @@
 """Fuzzing the tutorial plugin's Moving AI files (plugins/gridpath): ``.map`` and ``.scen``
 text, random and mutated from the shipped ones.  A map or scenarios, or one `InputError`
 line.  (The plugin is a separate distribution; its parsers are pure functions of the lines,
-imported here from the source tree.  tests/test_gridpath.py runs it installed.)"""
+imported here from the source tree.  tests/gridpath/test_gridpath.py runs it installed.)"""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 from fuzzing import PROFILES, Profile, mutated, parses_or_refuses
 from hypothesis import strategies as st
+from project import GRIDPATH
 
-SOURCE = Path(__file__).parents[1] / "plugins" / "gridpath" / "src"
+SOURCE = GRIDPATH / "src"
 sys.path.insert(0, str(SOURCE))
 try:
     from searchkit_gridpath.movingai import PASSABLE, parse_map, parse_scen
-finally:  # forget the source copy: tests/test_gridpath.py imports the installed one
+finally:  # forget the source copy: tests/gridpath/test_gridpath.py imports the installed one
     sys.path.remove(str(SOURCE))
     for name in [m for m in sys.modules if m.split(".")[0] == "searchkit_gridpath"]:
         del sys.modules[name]

@@ -131,3 +131,33 @@ def test_file_errors(tmp_path):
         load_level("microban:0")
     with pytest.raises(InputError, match="no level titled"):
         load_level("microban", "no such title")
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("#####\n#@\t$.#\n#####", r"a tab inside a board row, line 2, column 3"),  # was "not closed"
+        ("#######\n#@$.  #\n#\t    #\n#######", r"a tab inside a board row, line 3, column 2"),
+        (" \t#####\n #\t@$.#\n\t#####", r"line 2, column 3"),  # a column of the line as written
+        ("#####\n#@$.#\n#  \t #\n#####", r"line 3, column 4"),  # a row of floor and walls only
+    ],
+)
+def test_a_tab_inside_a_row_is_named_with_its_line_and_column(text, needle):
+    with pytest.raises(InputError, match=needle):
+        parse_level(text)
+
+
+def test_a_player_outside_the_walls_is_said_to_be_outside():
+    with pytest.raises(InputError, match=r"the player at line 1, column 3 is outside the walls"):
+        parse_level("  @\n#####\n#$. #\n#####\n")  # was "the level has no player"
+    with pytest.raises(InputError, match=r"player at row 4, column 3 is outside the walls"):
+        parse_level("#####\n#$. #\n#####\n  @\n")
+    with pytest.raises(InputError, match="no player"):
+        parse_level("  @\n\n#####\n#$. #\n#####\n")  # a paragraph apart: a title, not a row
+
+
+def test_a_title_that_two_levels_share_is_refused_with_their_numbers():
+    levels = parse_levels("; A\n\n" + SIMPLE + "\n; B\n\n" + SIMPLE + "\n; a\n\n" + SIMPLE)
+    with pytest.raises(InputError, match=r"levels 1, 3 are all titled 'A'.*--level N"):
+        select(levels, "A", "x")
+    assert select(levels, "b", "x").number == 2 and select(levels, "3", "x").number == 3

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from project import CONFIGS
 from searchkit_sokoban.levels import parse_level
 from searchkit_sokoban.lurd import replay_lurd
 from typer.testing import CliRunner
@@ -118,7 +119,7 @@ def test_load_instances_for_the_bench(tmp_path):
 def test_suite_files_parse():
     import tomllib
 
-    root = Path(__file__).resolve().parent.parent / "configs"
+    root = CONFIGS
     for name in ("microban.toml", "microban-optimal.toml"):
         suite = tomllib.loads((root / name).read_text())
         assert suite["domain"] == "sokoban" and suite["instances"]["file"] == "microban"

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from project import CONFIGS
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.levels import load_level
 from searchkit_sokoban.lurd import replay_lurd
@@ -260,7 +261,7 @@ def test_suites_load(name):
 
     from searchkit.bench.suite import load_suite
 
-    path = Path(__file__).resolve().parent.parent / "configs" / name
+    path = CONFIGS / name
     data = tomllib.loads(path.read_text())
     if not Path(data["instances"]["file"]).is_absolute() or Path(data["instances"]["file"]).exists():
         suite = load_suite(path)

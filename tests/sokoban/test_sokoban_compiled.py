@@ -11,9 +11,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markers import needs_numba
 from searchkit_sokoban import heuristics
 from searchkit_sokoban.board import INF, Board, bits, flood
-from searchkit_sokoban.compiled_search import DISABLE_ENV, CompiledPushSearch, compiled_available, weights_of
+from searchkit_sokoban.compiled_search import DISABLE_ENV, CompiledPushSearch, weights_of
 from searchkit_sokoban.heuristics import MATCHING, RowCosts
 from searchkit_sokoban.levels import bundled_text, parse_level, parse_levels
 from searchkit_sokoban.problem import SokobanProblem
@@ -23,7 +24,7 @@ from searchkit import InputError, Limits, make_problem
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 from searchkit.solving import execute, prepare
 
-pytestmark = pytest.mark.skipif(not compiled_available(), reason="numba is not installed")
+pytestmark = needs_numba
 
 LEVELS = TINY + [lv.text() for lv in parse_levels(bundled_text("microban"))[:3]]
 

@@ -6,6 +6,7 @@ import asyncio
 import random
 
 import pytest
+from pilots import until
 from searchkit_sokoban.board import Board
 from searchkit_sokoban.game import SokobanGame
 from searchkit_sokoban.levels import load_level, parse_level, parse_levels
@@ -34,9 +35,7 @@ TWO = (
 )
 
 
-@pytest.fixture(autouse=True)
-def play_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("SEARCHKIT_PLAY_DIR", str(tmp_path / "autosaves"))
+pytestmark = pytest.mark.usefixtures("play_dir")
 
 
 def room() -> SokobanGame:
@@ -201,14 +200,6 @@ def test_solver_plan_from_the_current_position():
 
 
 # -- the app, headless ---------------------------------------------------------------------------
-async def until(pilot, condition, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not condition():
-        assert loop.time() < end, "timed out"
-        await pilot.pause(0.05)
-
-
 def make_app(text: str = TWO):
     from searchkit_sokoban.play_app import SokobanApp
 

@@ -4,22 +4,20 @@ Korf & Felner's 24-puzzle instances, the suboptimal defaults and their guarantee
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from project import ROOT
 from searchkit_npuzzle import fastida, pdb
 from searchkit_npuzzle.board import is_solvable, scrambled_board
 from searchkit_npuzzle.compiled import DISABLE_ENV
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF24_GOAL, load_korf24
-from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.pdb.packed import packed_lookups
 from searchkit_npuzzle.problem import NPuzzleProblem
 
 from searchkit import InputError, Limits
 from searchkit.solving import execute, prepare
 
-ROOT = Path(__file__).resolve().parents[1]
 # cheap to build (a 3-tile group over 25 cells has 303,600 abstract states), so the normal
 # run checks the 5x5 builder, reflection and packed lookups without the 4-minute pdb-55554
 SMALL_5X5 = pdb.Partition(
@@ -37,10 +35,7 @@ GOALS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    """Every test writes its databases to one temporary cache, never the user's."""
-    monkeypatch.setenv(pdb_cache.ENV_VAR, str(tmp_path_factory.getbasetemp() / "pdb-cache"))
+pytestmark = pytest.mark.usefixtures("private_pdb_cache")
 
 
 def walk(problem: NPuzzleProblem, steps: int, rng: random.Random) -> list[int]:
@@ -241,6 +236,7 @@ def test_pdb_55554_is_admissible_near_the_goal_and_below_korfs_lengths():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # about 3 minutes here, databases built first
 def test_default_solves_korf24_instances_within_the_bound():
     data = load_korf24()
     for index in (0, 24, 49):

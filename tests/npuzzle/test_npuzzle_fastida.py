@@ -4,15 +4,14 @@ compiled, limits honoured, and the easiest Korf instances solved with 5-5-5 data
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from project import ROOT
 from searchkit_npuzzle import fastida
 from searchkit_npuzzle.board import random_board, scrambled_board
 from searchkit_npuzzle.compiled import DISABLE_ENV
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
-from searchkit_npuzzle.pdb import cache as pdb_cache
 
 from searchkit import Limits, Observer, astar, replay
 
@@ -23,15 +22,12 @@ try:
 except ImportError:
     HAVE_NUMBA = False
 
-ROOT = Path(__file__).resolve().parents[1]
 GOAL3 = tuple(range(1, 9)) + (0,)
 # the ten Korf instances with the fewest nodes under 5-5-5 (1-based numbers)
 KORF_EASY10 = (9, 12, 19, 30, 31, 42, 47, 55, 71, 97)
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv(pdb_cache.ENV_VAR, str(tmp_path_factory.getbasetemp() / "pdb-cache"))
+pytestmark = pytest.mark.usefixtures("private_pdb_cache")
 
 
 def make(board, goal, heuristic, width=3, height=3):

@@ -11,7 +11,8 @@ import zlib
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw, ImageFile, ImageOps, ImageSequence
+from pictures import gif, same
+from PIL import Image, ImageChops, ImageDraw, ImageFile, ImageOps
 from searchkit_npuzzle import picture
 from searchkit_npuzzle.picture import (
     END_PAUSE_MS,
@@ -28,10 +29,6 @@ from searchkit import InputError
 from searchkit.cli import build_app
 
 runner = CliRunner()
-
-
-def same(a: Image.Image, b: Image.Image) -> bool:
-    return a.size == b.size and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
 
 
 def mean_diff(a: Image.Image, b: Image.Image) -> float:
@@ -59,15 +56,6 @@ def blocks(size: tuple[int, int], cells: int = 6) -> Image.Image:
 
 def solve(args: list[str]):
     return runner.invoke(build_app(), ["solve", "npuzzle", *args])
-
-
-def gif(path):
-    with Image.open(path) as im:
-        frames, durations = [], []
-        for frame in ImageSequence.Iterator(im):
-            durations.append(frame.info["duration"])
-            frames.append(frame.convert("RGB"))
-    return frames, durations
 
 
 # -- the built-in picture and cutting ---------------------------------------------------------

@@ -60,10 +60,7 @@ EIGHT_PUZZLE_LAYERS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    """Every test writes its databases to one temporary cache, never the user's."""
-    monkeypatch.setenv(pdb_cache.ENV_VAR, str(tmp_path_factory.getbasetemp() / "pdb-cache"))
+pytestmark = pytest.mark.usefixtures("private_pdb_cache")
 
 
 def bfs_distances(goal: tuple[int, ...], width: int, height: int) -> dict[tuple[int, ...], int]:
@@ -339,6 +336,7 @@ def test_cli_build_info_and_errors(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # pdb-78's first build: about 10 minutes, more on a loaded machine
 @pytest.mark.parametrize("name", ["pdb-555", "pdb-663", "pdb-78"])
 def test_15_puzzle_databases_are_admissible_on_korf(name, monkeypatch):
     """Never above the optimum on Korf's 100; pdb-78 (numba, ~10 min to build once, kept

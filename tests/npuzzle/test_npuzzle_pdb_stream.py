@@ -12,7 +12,6 @@ from searchkit_npuzzle.board import make_goal
 from searchkit_npuzzle.compiled import DISABLE_ENV
 from searchkit_npuzzle.domain import NPuzzleDomain
 from searchkit_npuzzle.korf import KORF_GOAL, load_korf100
-from searchkit_npuzzle.pdb import cache as pdb_cache
 from searchkit_npuzzle.pdb import database as pdb_database
 
 from searchkit import InputError, replay
@@ -24,9 +23,11 @@ BLANK_FIRST3 = tuple(range(9))
 BLANK_LAST3 = tuple(range(1, 9)) + (0,)
 
 
+pytestmark = pytest.mark.usefixtures("private_pdb_cache")
+
+
 @pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv(pdb_cache.ENV_VAR, str(tmp_path_factory.getbasetemp() / "pdb-cache"))
+def _compiled(monkeypatch):
     monkeypatch.delenv(DISABLE_ENV, raising=False)
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 
 import pytest
+from project import ROOT
 from searchkit_sokoban import engines
 from searchkit_sokoban.engines import sokoban_alternation, sokoban_portfolio
 from searchkit_sokoban.levels import parse_level
@@ -56,7 +56,7 @@ def test_a_member_carries_its_share_and_shares_override_them_all():
     # each default member has its words in the engine's description (`searchkit engines`), and
     # README's paragraph on the default quotes the string it describes
     assert {name for _d, _o, name, *_ in default} <= set(engines.MEMBER_WORDS)
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
     assert f"members={engines.PORTFOLIO_MEMBERS}`" in readme
     (spec,) = parse_members("search:fess@3<20*0.5")
     assert spec == ("search", "", "fess", 3.0, 20.0, 0.5)

@@ -7,16 +7,14 @@ import json
 import random
 
 import pytest
+from pilots import until
 from searchkit_npuzzle.board import is_solvable
 from searchkit_npuzzle.game import NPuzzleGame, goal_with_blank, parse_blank
 
 from searchkit import InputError, Limits
 from searchkit.play import ProgressObserver, SaveData, autosave_path, read_save, write_save
 
-
-@pytest.fixture(autouse=True)
-def play_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("SEARCHKIT_PLAY_DIR", str(tmp_path / "autosaves"))
+pytestmark = pytest.mark.usefixtures("play_dir")
 
 
 def near_goal(moves: str, size: int = 3, blank: str = "last") -> NPuzzleGame:
@@ -107,14 +105,6 @@ def test_hints_are_optimal_up_to_4x4_and_good_beyond():
 # -- the app, headless -------------------------------------------------------------------------------
 def run(coro):
     return asyncio.run(coro)
-
-
-async def until(pilot, condition, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not condition():
-        assert loop.time() < end, "timed out"
-        await pilot.pause(0.05)
 
 
 async def answer(pilot, app, text: str) -> None:

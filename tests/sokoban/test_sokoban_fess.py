@@ -318,6 +318,7 @@ def test_a_position_waits_in_its_parents_label_cell_or_its_own(own_cells):
     assert (inherited == 0) == own_cells
 
 
+@pytest.mark.slow  # 17 s
 def test_fess_own_is_a_portfolio_member_that_solves_what_fess_does_not():
     """``search:fess-own`` answers XSokoban 23 in about 2 s (1,414 expansions), where the
     default filing does not within 30 s; the answer is replayed on the level text."""
