@@ -326,6 +326,7 @@ def _result_json(job: Job, result: Result) -> dict[str, Any]:
         "length": len(result.actions),
         "start": dom.state_json(problem, problem.initial_state()),
         "engine": job.engine.name,
+        "compiled": result.compiled,
         "heuristic": job.heuristic.name if job.heuristic else None,
         "params": job.params,
         "guarantee": result.guarantee or job.guarantee,
@@ -344,7 +345,8 @@ def _print_text(job: Job, result: Result) -> None:
     echo(dom.describe_start(problem))
     h = job.heuristic.name if job.heuristic else "none"
     params = "".join(f" · {k} {v:g}" if isinstance(v, float) else f" · {k} {v}" for k, v in job.params.items())
-    echo(f"\nengine {job.engine.name} · heuristic {h}{params} · {result.guarantee or job.guarantee}")
+    ran = " (compiled)" if result.compiled else ""
+    echo(f"\nengine {job.engine.name}{ran} · heuristic {h}{params} · {result.guarantee or job.guarantee}")
     if result.status == SOLVED:
         echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
         if result.improvements:

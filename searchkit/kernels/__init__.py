@@ -7,7 +7,7 @@ the same limits, statistics, progress and Result as their Python form (``Result.
 says which ran).  Modules: `rules` (the contract, the choice), `generate` (a cached module
 of kernels per rules module), `table` (the state table), `heap` (the open list),
 `idastar`, `bestfirst`, `breadth` (the kernels and their drivers), `run` (what the drivers
-share, the entry points), `codes` (the numbers kernels and drivers exchange).
+share), `search` (the entry points), `codes` (the numbers kernels and drivers exchange).
 
 Importing this package imports neither numpy nor numba: the engines look here on every run.
 """

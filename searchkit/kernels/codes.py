@@ -30,7 +30,7 @@ SC_SIZE = 12
 DEPTH = COUNT  # IDA*: the depth of the node being expanded
 
 # IDA*'s cycle checks (`Problem.cycle_check`)
-CYCLE_NONE, CYCLE_PARENT, CYCLE_PATH = 0, 1, 2
+CYCLE_PARENT, CYCLE_PATH = 1, 2
 
 # packed open-list entries
 SEC_BITS = 24

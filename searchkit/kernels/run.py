@@ -11,9 +11,7 @@ the end rebuilds the answer by replaying the moves from the start with the rules
 ``max_stored`` in steps small enough that the table never holds more than ``max_stored +
 max_moves`` states.
 
-`compiled_astar`, `compiled_greedy`, `compiled_idastar` and `compiled_bfs` are the entry
-points the engines call when `searchkit.kernels.rules.choose` picks compiled rules;
-`warm_up` compiles (or loads from the cache) a problem's kernels ahead of a timed run.
+The entry points the engines call are in `searchkit.kernels.search`.
 """
 
 from __future__ import annotations
@@ -23,13 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import integer_weights
 from ..errors import InputError
 from ..limits import Limits, current_rss_bytes
 from ..observer import Observer
 from ..result import Result
 from .codes import G_MAX, SLOT_MASK
-from .generate import loaded
 from .rules import CompiledRules
 
 FIRST_SLICE = 1024  # expansions in the first slice
@@ -68,15 +64,22 @@ class Slices:
 
 
 class Driver:
-    """What every compiled run shares: the problem, its rules and generated kernels, the `Run`."""
+    """What every compiled run shares: the problem, its rules and their generated kernels, the `Run`."""
 
-    def __init__(self, problem: Any, rules: CompiledRules, name: str, limits: Limits | None, observer: Observer | None):
-        from ..engines.run import Run  # here: the engines import this package lazily
+    def __init__(
+        self,
+        problem: Any,
+        rules: CompiledRules,
+        kernels: Any,
+        name: str,
+        limits: Limits | None,
+        observer: Observer | None,
+    ):
+        """``kernels``: the generated module of ``rules`` (`searchkit.kernels.generate`)."""
+        from ..engines.run import Run
 
-        rules.check()
-        self.problem, self.rules = problem, rules
+        self.problem, self.rules, self.kernels = problem, rules, kernels
         self.fns = rules.functions()
-        self.kernels: Any = loaded(rules)
         self.run = Run(name, limits, observer)
 
     def encode(self, state: Any) -> Any:
@@ -125,77 +128,3 @@ class Driver:
         out: Result = self.run.result(status, path, **counters)
         out.compiled = True
         return out
-
-
-def compiled_astar(
-    problem: Any,
-    rules: CompiledRules,
-    *,
-    weight: float = 1,
-    limits: Limits | None = None,
-    observer: Observer | None = None,
-    name: str = "astar",
-) -> Result:
-    """A* on ``g + weight * h`` over ``rules`` (`searchkit.kernels.bestfirst`)."""
-    from .bestfirst import BestFirst
-
-    wg, wh = integer_weights(weight)
-    return BestFirst(Driver(problem, rules, name, limits, observer), wg, wh).solve()
-
-
-def compiled_greedy(
-    problem: Any,
-    rules: CompiledRules,
-    *,
-    limits: Limits | None = None,
-    observer: Observer | None = None,
-    name: str = "greedy",
-) -> Result:
-    """Greedy best-first on ``h`` (ties: lower ``g``), keeping the first path to each state."""
-    from .bestfirst import BestFirst
-
-    return BestFirst(Driver(problem, rules, name, limits, observer), 0, 1, reopen=False).solve()
-
-
-def compiled_idastar(
-    problem: Any,
-    rules: CompiledRules,
-    *,
-    weight: float = 1,
-    limits: Limits | None = None,
-    observer: Observer | None = None,
-    name: str = "idastar",
-) -> Result:
-    """IDA* (weighted IDA* with ``weight > 1``) over ``rules`` (`searchkit.kernels.idastar`);
-    the rules must offer ``undo``."""
-    from .idastar import IdaSearch
-
-    driver = Driver(problem, rules, name, limits, observer)
-    if "undo" not in driver.fns:
-        raise InputError(f"compiled rules {rules.module} lack undo, which idastar needs")
-    wg, wh = integer_weights(weight)
-    return IdaSearch(driver, wg, wh).solve()
-
-
-def compiled_bfs(
-    problem: Any,
-    rules: CompiledRules,
-    *,
-    limits: Limits | None = None,
-    observer: Observer | None = None,
-    name: str = "bfs",
-) -> Result:
-    """Breadth-first search over ``rules`` (`searchkit.kernels.breadth`)."""
-    from .breadth import Breadth
-
-    return Breadth(Driver(problem, rules, name, limits, observer)).solve()
-
-
-def warm_up(problem: Any, rules: CompiledRules) -> None:
-    """Compile (the first time on this machine) or load from the cache every kernel for
-    ``rules``, by running each search for no expansion on ``problem``."""
-    none = Limits(max_expanded=0)
-    compiled_astar(problem, rules, limits=none)
-    compiled_bfs(problem, rules, limits=none)
-    if "undo" in rules.functions():
-        compiled_idastar(problem, rules, limits=none)
