@@ -15,7 +15,9 @@ Same expansions as the Python ``idastar`` when the rules list moves in the order
 problem's successors: the checks, the order of tests and the counts are the same.  Where
 they differ: a child the rules call dead (``h < 0``) is pruned and leaves the next bound
 alone (the Python engine's infinity does the same); with ``inverse`` the move back is
-counted as a duplicate before any pruning, as the Python engine does.
+counted as a duplicate before any pruning, as the Python engine does.  The deepest path
+(``stored``, ``max_frontier``) is read at the limit checks, as in the Python engine, but
+these come at other expansions, so those two figures can differ.
 
 `IdaSearch` drives the kernel: it stops after each slice to check the limits (`run`),
 grows the path arrays when a path outgrows them, starts each iteration and rebuilds the
