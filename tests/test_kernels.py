@@ -423,6 +423,7 @@ def test_a_changed_rules_module_gets_a_new_generated_module(tmp_path, monkeypatc
     assert after.exists() and not before.exists()
     stamp = after.stat().st_mtime_ns
     generate._loaded.clear()
+    generate._by_rules.clear()
     compiled_astar(problem, _rules(problem, module="grid_rules_copy"))
     assert after.stat().st_mtime_ns == stamp  # written once
 
@@ -467,7 +468,10 @@ def test_a_warm_cache_compiles_nothing_in_a_fresh_process(tmp_path):
     assert all(first["compiled"]) and all(second["compiled"])
     assert any(misses for _hits, misses in first["stats"].values())  # the first process compiled
     for name, (hits, misses) in second["stats"].items():
-        assert misses == 0 and hits >= 1, (name, hits, misses)
+        assert misses == 0, (name, hits, misses)
+        if first["stats"][name][1]:  # compiled in the first process (rehash runs only when a table grows)
+            assert hits >= 1, (name, hits, misses)
+    assert second["stats"]["bestfirst_kernel"][0] and second["stats"]["ida_kernel"][0]
     assert len(list((tmp_path / "kernels").glob("compiled_puzzle_rules__*.py"))) == 1
 
 

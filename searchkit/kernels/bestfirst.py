@@ -58,7 +58,7 @@ from .table import Table, add_slot, find_slot
 if TYPE_CHECKING:
     from .run import Driver
 
-FIRST_HEAP = 1 << 12  # open-list entries of a new search
+FIRST_HEAP = 1 << 15  # open-list entries of a new search
 
 
 def bestfirst_kernel(
