@@ -364,6 +364,7 @@ def _result_json(job: Job, result: Result) -> dict[str, Any]:
         "length": len(result.actions),
         "start": dom.state_json(problem, problem.initial_state()),
         "engine": job.engine.name,
+        "compiled": result.compiled,
         "heuristic": job.heuristic.name if job.heuristic else None,
         "params": job.params,
         "guarantee": job.guarantee_of(result),
@@ -387,7 +388,8 @@ def _print_text(job: Job, result: Result, limits: Limits | None = None) -> None:
     shown = job.engine.in_effect(job.params, limits)
     params = "".join(f" · {k} {v:g}" if isinstance(v, float) else f" · {k} {v}" for k, v in shown.items())
     guarantee = job.guarantee_of(result)
-    echo(f"\nengine {job.engine.name} · heuristic {h}{params}" + (f" · {guarantee}" if guarantee else ""))
+    ran = " (compiled)" if result.compiled else ""
+    echo(f"\nengine {job.engine.name}{ran} · heuristic {h}{params}" + (f" · {guarantee}" if guarantee else ""))
     if result.status == SOLVED:
         echo(f"solved: cost {result.cost:g}, {len(result.actions)} steps")
         if result.improvements:

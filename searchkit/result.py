@@ -87,7 +87,8 @@ class Result:
 
     ``actions`` and ``states`` describe the solution path (``states`` starts with the
     initial state, so it is one longer than ``actions``); both are empty unless
-    ``status == "solved"``.
+    ``status == "solved"``.  ``compiled``: the search ran over the problem's compiled rules
+    (`searchkit.kernels`), not its Python methods.
     """
 
     status: str
@@ -103,6 +104,7 @@ class Result:
     # it found on the way, cheapest last
     bound: float | None = None
     improvements: list[Improvement] = field(default_factory=list)
+    compiled: bool = False
 
     @property
     def solved(self) -> bool:

@@ -247,10 +247,20 @@ def problem_caveat(problem: Any) -> str:
     return f"suboptimal ({why})" if why else "suboptimal (the problem's moves may skip optimal paths)"
 
 
+COMPILED = EngineParam(
+    "compiled",
+    "auto",
+    str,
+    "run over the problem's compiled rules: auto (when it offers them and numba is here), on, off",
+    choices=("auto", "on", "off"),
+)
+
 BUILTIN_ENGINES: dict[str, EngineInfo] = {
     e.name: e
     for e in [
-        EngineInfo("bfs", bfs, "breadth-first search, goal test on generation", optimal="steps"),
+        EngineInfo(
+            "bfs", bfs, "breadth-first search, goal test on generation", optimal="steps", params={"compiled": COMPILED}
+        ),
         EngineInfo(
             "dfs",
             dfs,
@@ -301,7 +311,10 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
             "A* on g + weight*h (weighted A* when weight > 1)",
             heuristic="required",
             optimal="cost",
-            params={"weight": EngineParam("weight", 1, float, "weight of h (--weight)", minimum=1)},
+            params={
+                "weight": EngineParam("weight", 1, float, "weight of h (--weight)", minimum=1),
+                "compiled": COMPILED,
+            },
         ),
         EngineInfo(
             "anytime",
@@ -315,8 +328,17 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
                 "weight": EngineParam("weight", 2.0, float, "weight of h for the first answer (--weight)", minimum=1)
             },
         ),
-        EngineInfo("greedy", greedy, "greedy best-first search on h", heuristic="required"),
-        EngineInfo("idastar", idastar, "iterative-deepening A*", heuristic="required", optimal="cost"),
+        EngineInfo(
+            "greedy", greedy, "greedy best-first search on h", heuristic="required", params={"compiled": COMPILED}
+        ),
+        EngineInfo(
+            "idastar",
+            idastar,
+            "iterative-deepening A*",
+            heuristic="required",
+            optimal="cost",
+            params={"compiled": COMPILED},
+        ),
         EngineInfo(
             "backward",
             backward,

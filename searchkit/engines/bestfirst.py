@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from heapq import heapify, heappop, heappush
 from typing import Any
 
+from ..kernels.rules import choose
 from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward, heuristic_of, successors_with_h
@@ -446,10 +447,27 @@ def _tidy(weight: float) -> float:
     return int(weight) if float(weight).is_integer() else float(weight)
 
 
-def astar(problem: Any, *, weight: float = 1, limits: Limits | None = None, observer: Observer | None = None) -> Result:
-    """A* on ``g + weight * h``; optimal with an admissible heuristic and ``weight == 1``."""
+def astar(
+    problem: Any,
+    *,
+    weight: float = 1,
+    compiled: str = "auto",
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+) -> Result:
+    """A* on ``g + weight * h``; optimal with an admissible heuristic and ``weight == 1``.
+
+    ``compiled``: ``auto`` runs over the problem's compiled rules when it offers them and
+    numba is here (`searchkit.kernels`: the same order, so the same cost and expansions;
+    a weight that is not a whole number is approximated within 1/1000), ``on`` insists,
+    ``off`` runs this module's loop."""
     if not weight >= 1:  # also refuses NaN
         raise ValueError(f"weight must be at least 1 (got {weight})")
+    rules = choose(problem, compiled, "astar", observer)
+    if rules is not None:
+        from ..kernels.search import compiled_astar
+
+        return compiled_astar(problem, rules, weight=weight, limits=limits, observer=observer)
     return best_first(problem, h_weight=weight, name="astar", limits=limits, observer=observer)
 
 
@@ -458,6 +476,14 @@ def dijkstra(problem: Any, *, limits: Limits | None = None, observer: Observer |
     return best_first(problem, h_weight=0, name="dijkstra", limits=limits, observer=observer)
 
 
-def greedy(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
-    """Greedy best-first on ``h`` alone, keeping the first path to each state."""
+def greedy(
+    problem: Any, *, compiled: str = "auto", limits: Limits | None = None, observer: Observer | None = None
+) -> Result:
+    """Greedy best-first on ``h`` alone, keeping the first path to each state (ties: lower
+    ``g``, then first in first out).  ``compiled`` as for `astar`."""
+    rules = choose(problem, compiled, "greedy", observer)
+    if rules is not None:
+        from ..kernels.search import compiled_greedy
+
+        return compiled_greedy(problem, rules, limits=limits, observer=observer)
     return best_first(problem, g_weight=0, h_weight=1, reopen=False, name="greedy", limits=limits, observer=observer)

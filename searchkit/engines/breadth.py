@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..kernels.rules import choose
 from ..limits import Limits
 from ..observer import Observer
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
@@ -104,8 +105,19 @@ class Layers:
         return out
 
 
-def bfs(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
-    """Breadth-first search; optimal when every step costs the same."""
+def bfs(
+    problem: Any, *, compiled: str = "auto", limits: Limits | None = None, observer: Observer | None = None
+) -> Result:
+    """Breadth-first search; optimal when every step costs the same.
+
+    ``compiled``: ``auto`` runs over the problem's compiled rules when it offers them and
+    numba is here (`searchkit.kernels.breadth`: the same order, cost and expansions), ``on``
+    insists, ``off`` runs this module's search."""
+    rules = choose(problem, compiled, "bfs", observer)
+    if rules is not None:
+        from ..kernels.search import compiled_bfs
+
+        return compiled_bfs(problem, rules, limits=limits, observer=observer)
     run = Run("bfs", limits, observer)
     start = problem.initial_state()
     side = Layers([start], problem.successors, run)

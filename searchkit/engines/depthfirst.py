@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..kernels.rules import choose
 from ..limits import Limits
 from ..observer import Observer
 from ..problem import heuristic_of, successors_with_h
@@ -233,6 +234,17 @@ def iddfs(problem: Any, *, limits: Limits | None = None, observer: Observer | No
     return _iterate("iddfs", problem, limits, observer, use_h=False, unit=True, first_bound=0)
 
 
-def idastar(problem: Any, *, limits: Limits | None = None, observer: Observer | None = None) -> Result:
-    """IDA*: iterative deepening on ``g + h``; optimal with an admissible heuristic."""
+def idastar(
+    problem: Any, *, compiled: str = "auto", limits: Limits | None = None, observer: Observer | None = None
+) -> Result:
+    """IDA*: iterative deepening on ``g + h``; optimal with an admissible heuristic.
+
+    ``compiled``: ``auto`` runs over the problem's compiled rules when it offers them and
+    numba is here (`searchkit.kernels.idastar`: the same iterations, cost and expansions),
+    ``on`` insists, ``off`` runs this module's search."""
+    rules = choose(problem, compiled, "idastar", observer)
+    if rules is not None:
+        from ..kernels.search import compiled_idastar
+
+        return compiled_idastar(problem, rules, limits=limits, observer=observer)
     return _iterate("idastar", problem, limits, observer, use_h=True, unit=False)

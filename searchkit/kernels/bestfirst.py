@@ -1,0 +1,337 @@
+"""Compiled best-first search (A*, weighted A*, greedy) over a domain's compiled rules.
+
+The kernel `bestfirst_kernel` is the Python `BestFirstSearch` loop (Hart, Nilsson & Raphael
+1968; weighted A*, Pohl 1970) over a `searchkit.kernels.table` of states and a
+`searchkit.kernels.heap` of entries ordered by ``f = wg * g + wh * h``, then ``h`` (for
+greedy, ``wg = 0``: then ``g``, saturated at 2**24 - 1), then insertion order: the Python
+engine's bucket queue order, so with moves listed in the order of the problem's successors
+both expand the same states in the same order (and count the same).  The goal test is on
+expansion (or on generation); a cheaper path to a stored state updates it and queues it
+again (``reopen``), the old entry left to be skipped when it comes off the heap (lazy
+deletion, as in the Python engine).  A child the rules call dead (``h < 0``) is stored but
+never queued (the Python engine queues it at infinity: it expands such states only once
+everything else is done, so only a search that exhausts the space counts differently).
+A weight that is not a whole number is approximated by two integers
+(`searchkit.compiled.integer_weights`): orders within 1/1000 of the weight.
+
+`BestFirst` drives the kernel: slices between limit checks, growing the table and the heap
+when the kernel says ``FULL``, stopping at the memory limit, rebuilding the path from the
+parent slots.  Cost per stored state: a table row (``8 * width + 9`` bytes), its index
+entry (8 bytes at most 3/4 full) and 16 bytes per open-list entry.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
+from .codes import (
+    COUNT,
+    DUPLICATES,
+    EXHAUSTED,
+    EXPANDED,
+    F_MAX,
+    FOUND,
+    FRONTIER,
+    FULL,
+    G_MAX,
+    GENERATED,
+    GOAL,
+    MAX_FRONTIER,
+    PAUSED,
+    RANGE,
+    REOPENED,
+    SC_SIZE,
+    SEC_BITS,
+    SEC_MAX,
+    SEQ,
+    SEQ_MAX,
+    SLOT_BITS,
+    SLOT_MASK,
+)
+from .heap import heap_pop, heap_push
+from .rules import HAS_H_AFTER, apply, h, h_after, is_goal, moves
+from .table import Table, add_slot, find_slot
+
+if TYPE_CHECKING:
+    from .run import Driver
+
+FIRST_HEAP = 1 << 15  # open-list entries of a new search
+
+
+def bestfirst_kernel(
+    s: Any,
+    p: Any,
+    ctx: Any,
+    sc: Any,
+    keys: Any,
+    gtab: Any,
+    parent: Any,
+    mv: Any,
+    index: Any,
+    k1s: Any,
+    k2s: Any,
+    mbuf: Any,
+    stop: int,
+    wg: int,
+    wh: int,
+    reopen: bool,
+    on_generation: bool,
+) -> int:
+    """Expand states best first until a goal (``FOUND``, its slot in ``sc[GOAL]``), an
+    empty open list (``EXHAUSTED``), ``stop`` expansions (``PAUSED``, the next state left
+    queued), a table or heap without room for one more expansion (``FULL``) or a number
+    beyond the packed entries (``RANGE``).
+
+    ``s``, ``p``: scratch states; ``keys``, ``gtab``, ``parent``, ``mv``, ``index``: the
+    table (`searchkit.kernels.table`); ``k1s``, ``k2s``: the heap; ``mbuf``: the move
+    buffer.  ``wg``, ``wh``: the weights of ``g`` and ``h`` in ``f``."""
+    width = s.shape[0]
+    capacity = keys.shape[0]
+    heap_cap = k1s.shape[0]
+    maxm = mbuf.shape[0]
+    n = sc[COUNT]
+    size = sc[FRONTIER]
+    seq = sc[SEQ]
+    expanded = sc[EXPANDED]
+    generated = sc[GENERATED]
+    duplicates = sc[DUPLICATES]
+    reopened = sc[REOPENED]
+    max_frontier = sc[MAX_FRONTIER]
+    sec_mask = (1 << SEC_BITS) - 1
+    status = EXHAUSTED
+    while size > 0:
+        if n + maxm > capacity or size + maxm > heap_cap:
+            status = FULL
+            break
+        k1 = k1s[0]
+        k2 = k2s[0]
+        size = heap_pop(k1s, k2s, size)
+        slot = k2 & SLOT_MASK
+        f = k1 >> SEC_BITS
+        sec = k1 & sec_mask
+        gv = gtab[slot]
+        if gv < 0:
+            continue  # expanded already: a stale entry
+        if wg > 0:
+            if (f - wh * sec) // wg != gv:
+                continue  # a cheaper entry for this state was queued after this one
+            hp = sec
+        else:
+            hp = f // wh
+        for j in range(width):
+            p[j] = keys[slot, j]
+        if not on_generation and is_goal(p, ctx):
+            sc[GOAL] = slot
+            status = FOUND
+            break
+        if expanded >= stop:
+            size = heap_push(k1s, k2s, size, k1, k2)
+            status = PAUSED
+            break
+        expanded += 1
+        gtab[slot] = -gv - 1
+        nm = moves(p, ctx, mbuf)
+        for i in range(nm):
+            m = mbuf[i]
+            generated += 1
+            ch = 0
+            if HAS_H_AFTER:
+                ch = h_after(p, m, hp, ctx)
+            for j in range(width):
+                s[j] = p[j]
+            cg = gv + apply(s, m, ctx)
+            if cg > G_MAX:
+                status = RANGE
+                break
+            r = find_slot(keys, index, s)
+            if r >= 0:
+                child = r
+                old = gtab[child]
+                closed = old < 0
+                if closed:
+                    old = -old - 1
+                if not reopen or cg >= old:
+                    duplicates += 1
+                    continue
+                if closed:
+                    reopened += 1
+            else:
+                child = n
+                add_slot(keys, index, s, -r - 1, child)
+                n += 1
+            gtab[child] = cg
+            parent[child] = slot
+            mv[child] = m
+            if not HAS_H_AFTER:
+                ch = h(s, ctx)
+            if on_generation and is_goal(s, ctx):
+                sc[GOAL] = child
+                status = FOUND
+                break
+            if ch < 0:
+                continue
+            if wg > 0:
+                sec = ch
+                if ch > SEC_MAX:
+                    status = RANGE
+                    break
+            else:
+                sec = cg if cg < SEC_MAX else SEC_MAX
+            f = wg * cg + wh * ch
+            if f > F_MAX or seq >= SEQ_MAX:
+                status = RANGE
+                break
+            seq += 1
+            size = heap_push(k1s, k2s, size, (f << SEC_BITS) | sec, (seq << SLOT_BITS) | child)
+        if size > max_frontier:
+            max_frontier = size
+        if status == FOUND or status == RANGE:
+            break
+    sc[COUNT] = n
+    sc[FRONTIER] = size
+    sc[SEQ] = seq
+    sc[EXPANDED] = expanded
+    sc[GENERATED] = generated
+    sc[DUPLICATES] = duplicates
+    sc[REOPENED] = reopened
+    sc[MAX_FRONTIER] = max_frontier
+    return status
+
+
+TEMPLATES = (bestfirst_kernel,)
+
+
+class BestFirst:
+    """One compiled best-first run: the table, the heap, slices and growth.
+
+    ``driver``: the `searchkit.kernels.run.Driver`; ``wg``, ``wh``: the integer weights of
+    ``g`` and ``h``; ``reopen``: a cheaper path re-queues a state (A*), or the first path is
+    kept (greedy); ``on_generation``: the goal test on generation."""
+
+    def __init__(self, driver: Driver, wg: int, wh: int, reopen: bool = True, on_generation: bool = False):
+        self.driver, self.wg, self.wh, self.reopen, self.on_generation = driver, wg, wh, reopen, on_generation
+        rules = driver.rules
+        self.table = Table(rules.width)
+        self.k1s = np.empty(FIRST_HEAP, dtype=np.int64)
+        self.k2s = np.empty(FIRST_HEAP, dtype=np.int64)
+        self.mbuf = np.zeros(rules.max_moves, dtype=np.int64)
+        self.sc = np.zeros(SC_SIZE, dtype=np.int64)
+        self.start = driver.encode(driver.problem.initial_state())
+        driver.run.watch(self)
+
+    def bytes(self) -> int:
+        """The bytes of the table and the heap (their capacity)."""
+        return self.table.bytes() + self.k1s.nbytes + self.k2s.nbytes
+
+    def growth_ahead(self, within: int) -> int:
+        """The bytes the next growth allocates if it comes within ``within`` more states
+        (`searchkit.tables.growth_ahead`)."""
+        n = int(self.sc[COUNT])
+        return self.table.growth_bytes() if n + within >= self.table.capacity else 0
+
+    def solve(self) -> Result:
+        drv, sc, t = self.driver, self.sc, self.table
+        fns, ctx = drv.fns, drv.rules.context
+        start = self.start
+        h0 = int(fns["h"](start, ctx))
+        add = drv.kernels.add_slot
+        where = drv.kernels.find_slot(t.keys, t.index, start)
+        add(t.keys, t.index, start, -where - 1, 0)
+        t.g[0], t.parent[0], t.move[0] = 0, -1, 0
+        sc[COUNT] = 1
+        if self.on_generation and fns["is_goal"](start, ctx):
+            sc[GOAL] = 0
+            return self._result(SOLVED)
+        if h0 >= 0:
+            f, sec = self.wh * h0, (h0 if self.wg > 0 else 0)
+            if h0 > (1 << 24) - 1 or f > F_MAX:
+                return drv.out_of_range()
+            sc[FRONTIER] = drv.kernels.heap_push(self.k1s, self.k2s, 0, (f << SEC_BITS) | sec, 0)
+            sc[MAX_FRONTIER] = 1
+        kernel = drv.kernels.bestfirst_kernel
+        s, p = start.copy(), start.copy()
+        slices = drv.slices()
+        while True:
+            status = kernel(
+                s,
+                p,
+                ctx,
+                sc,
+                t.keys,
+                t.g,
+                t.parent,
+                t.move,
+                t.index,
+                self.k1s,
+                self.k2s,
+                self.mbuf,
+                slices.stop(int(sc[EXPANDED]), int(sc[COUNT])),
+                self.wg,
+                self.wh,
+                self.reopen,
+                self.on_generation,
+            )
+            if status == PAUSED:
+                best = int(self.k1s[0] >> SEC_BITS) if sc[FRONTIER] else None
+                if slices.check(int(sc[EXPANDED]), int(sc[GENERATED]), int(sc[COUNT]), best):
+                    return self._result(LIMIT)
+            elif status == FULL:
+                if not self._grow():
+                    return self._result(LIMIT)
+            elif status == FOUND:
+                return self._result(SOLVED)
+            elif status == RANGE:
+                return drv.out_of_range()
+            else:
+                return self._result(NO_SOLUTION)
+
+    def _grow(self) -> bool:
+        """Room for the next expansion: the table or the heap doubled; False (the run's
+        reason set) when that would pass the memory limit."""
+        drv, t, n = self.driver, self.table, int(self.sc[COUNT])
+        max_moves = drv.rules.max_moves
+        if n + max_moves > t.capacity:
+            if not drv.room_for(n, t.growth_bytes(), t.capacity):
+                return False
+            try:
+                t.grow(n, drv.kernels.rehash)
+            except MemoryError:
+                drv.run.reason = "memory"
+                return False
+        size = int(self.sc[FRONTIER])
+        if size + max_moves > self.k1s.shape[0]:
+            cap = 2 * self.k1s.shape[0]
+            if not drv.room_for(n, 16 * cap, None):
+                return False
+            try:
+                k1s, k2s = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+            except MemoryError:
+                drv.run.reason = "memory"
+                return False
+            k1s[:size], k2s[:size] = self.k1s[:size], self.k2s[:size]
+            self.k1s, self.k2s = k1s, k2s
+        return True
+
+    def _result(self, status: str) -> Result:
+        drv, sc, t = self.driver, self.sc, self.table
+        path = None
+        if status == SOLVED:
+            moves_back = []
+            slot = int(sc[GOAL])
+            while slot > 0:
+                moves_back.append(int(t.move[slot]))
+                slot = int(t.parent[slot])
+            path = drv.replay(self.start, moves_back[::-1])
+        return drv.result(
+            status,
+            path,
+            expanded=int(sc[EXPANDED]),
+            generated=int(sc[GENERATED]),
+            duplicates=int(sc[DUPLICATES]),
+            reopened=int(sc[REOPENED]),
+            max_frontier=int(sc[MAX_FRONTIER]),
+            stored=int(sc[COUNT]),
+        )

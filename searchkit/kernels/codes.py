@@ -1,0 +1,43 @@
+"""The numbers the compiled kernels and their Python drivers exchange.
+
+A kernel returns one status code and keeps its counters in a small ``int64`` array (``sc``)
+whose slots are named here, so a driver can stop it after a slice of expansions and resume
+it exactly where it stopped.  The best-first kernel packs an open-list entry into two
+``int64`` words: ``(f << SEC_BITS) | sec`` (``sec`` is ``h``, or ``g`` where ``f`` does not
+weigh ``g``) and ``(seq << SLOT_BITS) | slot``; the bounds below keep both positive.
+"""
+
+from __future__ import annotations
+
+# statuses a kernel returns
+PAUSED = 0  # the slice's expansions are spent: check the limits, then call again
+FOUND = 1  # a goal was reached (its depth or slot is in ``sc``)
+EXHAUSTED = 2  # nothing left: the iteration (IDA*) or the whole space ended
+FULL = 3  # the table, the open list or the path arrays need room before the next expansion
+RANGE = 4  # a number left the range the packed entries hold (`G_MAX`, `F_MAX`, `SEC_MAX`)
+
+# slots of ``sc``
+EXPANDED, GENERATED, DUPLICATES, REOPENED = 0, 1, 2, 3
+COUNT = 4  # states in the table (best-first, breadth-first); depth (IDA*)
+FRONTIER = 5  # open-list entries (best-first); unused by the others
+MAX_FRONTIER = 6
+SEQ = 7  # entries pushed so far: the insertion order that breaks ties
+GOAL = 8  # the goal's slot (best-first, breadth-first)
+HEAD = 9  # the next slot to expand (breadth-first)
+BOUND, NEXT_BOUND = 10, 11  # IDA*'s bound on f and the least f above it seen in this iteration
+SC_SIZE = 12
+
+DEPTH = COUNT  # IDA*: the depth of the node being expanded
+
+# IDA*'s cycle checks (`Problem.cycle_check`)
+CYCLE_PARENT, CYCLE_PATH = 1, 2
+
+# packed open-list entries
+SEC_BITS = 24
+SEC_MAX = (1 << SEC_BITS) - 1  # the largest h a weighted-g ordering holds (greedy saturates g here)
+F_MAX = (1 << (62 - SEC_BITS)) - 1  # the largest priority f
+SLOT_BITS = 31
+SLOT_MASK = (1 << SLOT_BITS) - 1  # also the most states a table holds
+SEQ_MAX = (1 << (63 - SLOT_BITS)) - 1  # the most entries pushed in one search
+G_MAX = (1 << 31) - 1  # the largest path cost a table stores (``int32``)
+NO_BOUND = 1 << 62  # "nothing cut off yet" for IDA*'s next bound

@@ -1,0 +1,309 @@
+"""Compiled IDA* (Korf 1985) over a domain's compiled rules, resumable in slices of expansions.
+
+The kernel `ida_kernel` is the Python engine's depth-first iteration (`searchkit.engines.
+depthfirst`) made iterative over arrays: one mutable state changed by ``apply`` and
+restored by ``undo``, and per depth its cost ``g``, estimate ``h``, list of moves, the next
+move to try and the move taken.  A child is pruned when ``wg * g + wh * h`` exceeds the
+bound (``wg = wh = 1``: IDA*; ``wh / wg > 1``: weighted IDA*, integers so bounds stay
+exact); the least pruned value is the next bound.  With the problem's
+``cycle_check = "parent"`` a child equal to its grandparent is skipped (by the rules'
+``inverse`` without making the move, else by comparing words), otherwise a child equal to
+any state on the path.  The goal test runs on generation, on children whose ``h`` is 0
+when the heuristic is admissible, else on every child, as in the Python engine.
+
+Same expansions as the Python ``idastar`` when the rules list moves in the order of the
+problem's successors: the checks, the order of tests and the counts are the same.  Where
+they differ: a child the rules call dead (``h < 0``) is pruned and leaves the next bound
+alone (the Python engine's infinity does the same); with ``inverse`` the move back is
+counted as a duplicate before any pruning, as the Python engine does.  The deepest path
+(``stored``, ``max_frontier``) is read at the limit checks, as in the Python engine, but
+these come at other expansions, so those two figures can differ.
+
+`IdaSearch` drives the kernel: it stops after each slice to check the limits (`run`),
+grows the path arrays when a path outgrows them, starts each iteration and rebuilds the
+answer.  Cost: the path arrays, ``depth * (max_moves + 6)`` words.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
+from .codes import (
+    BOUND,
+    CYCLE_PARENT,
+    CYCLE_PATH,
+    DEPTH,
+    DUPLICATES,
+    EXHAUSTED,
+    EXPANDED,
+    FOUND,
+    FULL,
+    GENERATED,
+    NEXT_BOUND,
+    NO_BOUND,
+    PAUSED,
+    SC_SIZE,
+)
+from .rules import HAS_COST, HAS_H_AFTER, HAS_INVERSE, apply, cost, h, h_after, inverse, is_goal, moves, undo
+
+if TYPE_CHECKING:
+    from .run import Driver
+
+FIRST_DEPTH = 64  # path arrays of a new search (doubled when a path needs more)
+
+
+def ida_kernel(
+    s: Any,
+    ctx: Any,
+    sc: Any,
+    words: Any,
+    mbuf: Any,
+    nmv: Any,
+    nxt: Any,
+    gs: Any,
+    hs: Any,
+    pm: Any,
+    stop: int,
+    wg: int,
+    wh: int,
+    every: bool,
+    cycle: int,
+) -> int:
+    """Go on with the current iteration until it ends (``EXHAUSTED``), reaches a goal
+    (``FOUND``, at depth ``sc[DEPTH]``), has expanded ``stop`` nodes (``PAUSED``, before
+    expanding the next) or needs deeper path arrays (``FULL``).
+
+    ``s``: the state at depth ``sc[DEPTH]``; ``words[d]``: the state at depth ``d`` (kept
+    for the cycle check); ``mbuf[d, :nmv[d]]``: its moves; ``nxt[d]``: the next to try (-1:
+    not expanded yet); ``gs``, ``hs``: cost and estimate per depth; ``pm[d]``: the move
+    taken at depth ``d``.  ``every``: goal-test every child (the heuristic is not known to
+    be 0 at goals).  ``cycle``: `CYCLE_PARENT` or `CYCLE_PATH`."""
+    width = s.shape[0]
+    last = nmv.shape[0] - 1
+    d = sc[DEPTH]
+    bound = sc[BOUND]
+    next_bound = sc[NEXT_BOUND]
+    expanded = sc[EXPANDED]
+    generated = sc[GENERATED]
+    duplicates = sc[DUPLICATES]
+    by_inverse = HAS_INVERSE and cycle == CYCLE_PARENT
+    keep = not by_inverse  # the path's words are compared
+    status = EXHAUSTED
+    while True:
+        if nxt[d] < 0:
+            if expanded >= stop:
+                status = PAUSED
+                break
+            if d >= last:
+                status = FULL
+                break
+            expanded += 1
+            nmv[d] = moves(s, ctx, mbuf[d])
+            nxt[d] = 0
+        g = gs[d]
+        hd = hs[d]
+        n = nmv[d]
+        i = nxt[d]
+        back = -1
+        if by_inverse and d > 0:
+            back = inverse(pm[d - 1], ctx)
+        advanced = False
+        while i < n:
+            m = mbuf[d, i]
+            i += 1
+            generated += 1
+            if by_inverse and m == back:
+                duplicates += 1
+                continue
+            ch = 0
+            if HAS_H_AFTER:
+                ch = h_after(s, m, hd, ctx)
+            if by_inverse and HAS_H_AFTER and HAS_COST:
+                c = cost(s, m, ctx)
+                if ch < 0:
+                    continue
+                f = wg * (g + c) + wh * ch
+                if f > bound:
+                    if f < next_bound:
+                        next_bound = f
+                    continue
+                apply(s, m, ctx)
+            else:
+                c = apply(s, m, ctx)
+                if keep:
+                    dup = False
+                    first = d - 1 if cycle == CYCLE_PARENT else 0
+                    if first < 0:
+                        first = 0
+                    top = d - 1 if cycle == CYCLE_PARENT else d
+                    for j in range(first, top + 1):
+                        same = True
+                        for k in range(width):
+                            if words[j, k] != s[k]:
+                                same = False
+                                break
+                        if same:
+                            dup = True
+                            break
+                    if dup:
+                        duplicates += 1
+                        undo(s, m, ctx)
+                        continue
+                if not HAS_H_AFTER:
+                    ch = h(s, ctx)
+                if ch < 0:
+                    undo(s, m, ctx)
+                    continue
+                f = wg * (g + c) + wh * ch
+                if f > bound:
+                    if f < next_bound:
+                        next_bound = f
+                    undo(s, m, ctx)
+                    continue
+            nxt[d] = i
+            pm[d] = m
+            d += 1
+            gs[d] = g + c
+            hs[d] = ch
+            if (ch == 0 or every) and is_goal(s, ctx):
+                status = FOUND
+                break
+            nxt[d] = -1
+            if keep:
+                for k in range(width):
+                    words[d, k] = s[k]
+            advanced = True
+            break
+        if status == FOUND:
+            break
+        if advanced:
+            continue
+        if d == 0:
+            status = EXHAUSTED
+            break
+        d -= 1
+        undo(s, pm[d], ctx)
+    sc[DEPTH] = d
+    sc[NEXT_BOUND] = next_bound
+    sc[EXPANDED] = expanded
+    sc[GENERATED] = generated
+    sc[DUPLICATES] = duplicates
+    return status
+
+
+TEMPLATES = (ida_kernel,)
+
+
+class IdaSearch:
+    """One compiled IDA* run: the kernel's arrays, iterations and slices.
+
+    ``driver``: the `searchkit.kernels.run.Driver` (rules, generated kernels, the `Run`);
+    ``wg``, ``wh``: the integer weights of ``g`` and ``h``."""
+
+    # the path arrays, one row or entry per depth (`ida_kernel`)
+    words: Any
+    mbuf: Any
+    nmv: Any
+    nxt: Any
+    gs: Any
+    hs: Any
+    pm: Any
+
+    def __init__(self, driver: Driver, wg: int = 1, wh: int = 1):
+        self.driver, self.wg, self.wh = driver, wg, wh
+        rules, problem = driver.rules, driver.problem
+        self.start = driver.encode(problem.initial_state())
+        self.s = self.start.copy()
+        self.sc = np.zeros(SC_SIZE, dtype=np.int64)
+        self.every = not getattr(problem, "heuristic_admissible", False)
+        self.cycle = CYCLE_PARENT if getattr(problem, "cycle_check", "path") == "parent" else CYCLE_PATH
+        self.depth = 0
+        self._arrays(FIRST_DEPTH, rules.width, rules.max_moves)
+        self.iterations = self.max_depth = 0
+
+    def _arrays(self, depth: int, width: int, max_moves: int) -> None:
+        old = getattr(self, "gs", None)  # None: the first arrays
+        words = np.zeros((depth + 1, width), dtype=np.uint64)
+        mbuf = np.zeros((depth + 1, max_moves), dtype=np.int64)
+        nmv, nxt, gs, hs, pm = (np.zeros(depth + 1, dtype=np.int64) for _ in range(5))
+        if old is not None:
+            n = self.gs.shape[0]
+            words[:n], mbuf[:n] = self.words, self.mbuf
+            nmv[:n], nxt[:n], gs[:n], hs[:n], pm[:n] = self.nmv, self.nxt, self.gs, self.hs, self.pm
+        self.words, self.mbuf, self.nmv, self.nxt, self.gs, self.hs, self.pm = words, mbuf, nmv, nxt, gs, hs, pm
+
+    def solve(self) -> Result:
+        drv = self.driver
+        run, fns, ctx = drv.run, drv.fns, drv.rules.context
+        if fns["is_goal"](self.start, ctx):
+            return self._result(SOLVED, 0)
+        h0 = int(fns["h"](self.start, ctx))
+        if h0 < 0:
+            return self._result(NO_SOLUTION)
+        sc = self.sc
+        kernel = drv.kernels.ida_kernel
+        bound = self.wh * h0
+        slices = drv.slices()
+        while True:
+            self.iterations += 1
+            if run.observer is not None:
+                run.observer.iteration(bound)
+            sc[DEPTH], sc[BOUND], sc[NEXT_BOUND] = 0, bound, NO_BOUND
+            self.words[0] = self.start
+            self.s[:] = self.start
+            self.gs[0], self.hs[0], self.nxt[0] = 0, h0, -1
+            while True:
+                status = kernel(
+                    self.s,
+                    ctx,
+                    sc,
+                    self.words,
+                    self.mbuf,
+                    self.nmv,
+                    self.nxt,
+                    self.gs,
+                    self.hs,
+                    self.pm,
+                    slices.stop(int(sc[EXPANDED])),
+                    self.wg,
+                    self.wh,
+                    self.every,
+                    self.cycle,
+                )
+                if status == PAUSED:
+                    depth = int(sc[DEPTH])
+                    self.max_depth = max(self.max_depth, depth)
+                    if slices.check(int(sc[EXPANDED]), int(sc[GENERATED]), depth, bound):
+                        return self._result(LIMIT)
+                elif status == FULL:
+                    depth = 2 * (self.gs.shape[0] - 1)
+                    try:
+                        self._arrays(depth, drv.rules.width, drv.rules.max_moves)
+                    except MemoryError:
+                        run.reason = "memory"
+                        return self._result(LIMIT)
+                elif status == FOUND:
+                    return self._result(SOLVED, int(sc[DEPTH]))
+                else:
+                    break
+            if sc[NEXT_BOUND] == NO_BOUND:
+                return self._result(NO_SOLUTION)
+            bound = int(sc[NEXT_BOUND])
+
+    def _result(self, status: str, depth: int = 0) -> Result:
+        drv, sc = self.driver, self.sc
+        path = drv.replay(self.start, [int(m) for m in self.pm[:depth]]) if status == SOLVED else None
+        deepest = max(self.max_depth, depth)
+        return drv.result(
+            status,
+            path,
+            expanded=int(sc[EXPANDED]),
+            generated=int(sc[GENERATED]),
+            duplicates=int(sc[DUPLICATES]),
+            iterations=self.iterations,
+            max_frontier=deepest,
+            stored=deepest + 1,
+        )

@@ -1,0 +1,209 @@
+"""The one way a domain offers compiled rules: `CompiledRules` and the functions of its rules module.
+
+A problem whose method ``compiled_rules()`` returns a `CompiledRules` runs the engines
+``idastar``, ``astar``, ``greedy`` and ``bfs`` compiled (numba) when numba is installed:
+the kernels (`searchkit.kernels.idastar`, ``bestfirst``, ``breadth``) search over the
+domain's functions, specialised to them in a generated module (`searchkit.kernels.generate`).
+
+The rules module is an importable module (named by ``CompiledRules.module``) whose
+top-level functions, each compiled with numba's ``@njit`` (``cache=True`` advised), have
+these names and signatures.  ``s`` is the state: a one-dimensional ``uint64`` array of
+``width`` words (the domain packs its state into them); ``ctx`` is the domain's tuple of
+numpy arrays (`CompiledRules.context`), passed unchanged to every call; a move ``m`` is a
+small integer ``0 <= m < 256`` (the table stores it in one byte).
+
+* ``moves(s, ctx, out) -> n``: writes the codes of the moves legal in ``s`` to
+  ``out[:n]`` (``out`` is an ``int64`` array of ``max_moves`` entries) and returns ``n``, in
+  the order of the Python problem's ``successors`` (the same order gives the same
+  expansions as the Python engines).
+* ``apply(s, m, ctx) -> cost``: makes move ``m`` in place and returns its cost.
+* ``undo(s, m, ctx)``: takes move ``m`` back in place (``s`` is exactly as before
+  ``apply``).  Needed by ``idastar`` only.
+* ``h(s, ctx) -> int``: the heuristic's estimate; a negative value means a dead state (the
+  Python heuristic's infinity), never expanded.
+* ``is_goal(s, ctx) -> bool``.
+
+Optional, each offered by defining it in the module:
+
+* ``h_after(s, m, hs, ctx) -> int``: the estimate of the state move ``m`` leads to from
+  ``s`` (not yet changed), given ``s``'s estimate ``hs``; the incremental heuristic.  Must
+  equal ``h`` of that state.
+* ``cost(s, m, ctx) -> int``: the cost ``apply(s, m, ctx)`` would return, without changing
+  ``s``; with ``h_after`` it lets IDA* prune a child without making the move.
+* ``inverse(m, ctx) -> int``: the move that takes ``m`` straight back (-1: none).  With the
+  problem's ``cycle_check = "parent"`` IDA* then skips the move back without making it
+  (otherwise it makes each move and compares the child with the parent).
+
+Costs and estimates are integers (``int64``; a path cost at most 2**31 - 1 in the tables,
+an estimate at most 2**24 - 1 for the best-first kernels): a domain with real-valued costs
+has no compiled rules yet.  The functions allocate nothing (the kernels call them per node)
+and never keep state between calls outside ``s``.
+
+Cost of the contract: the generated module's name hashes the rules module's source (not the
+modules it imports): keep a domain's compiled rules in one module, or change it when a
+helper it imports changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..compiled import numba_available
+from ..errors import InputError
+
+REQUIRED = ("moves", "apply", "h", "is_goal")
+OPTIONAL = ("undo", "h_after", "cost", "inverse")
+MAX_WIDTH = 64  # words: the widest state the kernels take
+MAX_MOVES = 256  # move codes fit one byte
+CHOICES = ("auto", "on", "off")
+
+
+@dataclass(frozen=True)
+class CompiledRules:
+    """What a problem's ``compiled_rules()`` returns: its rules module and how its states and
+    actions cross between Python and the kernels.
+
+    ``module``: the importable name of the rules module (see this module's docstring for its
+    functions).  ``width``: the state's size in ``uint64`` words.  ``context``: a tuple of
+    numpy arrays (the domain's tables) passed to every function.  ``encode(state)``: the
+    Python state's words (an array of ``width`` ``uint64``); ``decode(words)``: the Python
+    state those words hold (equal to the one the Python problem reaches).  ``action(m,
+    words)``: the Python action of move ``m`` made from the state ``words`` (the action the
+    Python problem's successors name).  ``max_moves``: the most moves ``moves`` ever
+    writes.  Costs and estimates are integers.
+    """
+
+    module: str
+    width: int
+    context: tuple[Any, ...]
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any], Any]
+    action: Callable[[int, Any], Any]
+    max_moves: int
+
+    def check(self) -> None:
+        """`InputError` (one line) unless the description is one the kernels take."""
+        if not isinstance(self.width, int) or not 1 <= self.width <= MAX_WIDTH:
+            raise InputError(
+                f"compiled rules {self.module}: a state of {self.width} words (the kernels take 1 to {MAX_WIDTH})"
+            )
+        if not isinstance(self.max_moves, int) or not 1 <= self.max_moves <= MAX_MOVES:
+            raise InputError(
+                f"compiled rules {self.module}: max_moves {self.max_moves} (the kernels take 1 to {MAX_MOVES})"
+            )
+        if not isinstance(self.context, tuple) or not self.context:
+            raise InputError(f"compiled rules {self.module}: the context must be a non-empty tuple of numpy arrays")
+        import numpy as np
+
+        if not all(isinstance(a, np.ndarray) for a in self.context):
+            raise InputError(f"compiled rules {self.module}: the context must be a tuple of numpy arrays")
+
+    def functions(self) -> dict[str, Any]:
+        """The rules module's functions by name (the optional ones it lacks left out);
+        `InputError` when the module cannot be imported or lacks a required one."""
+        try:
+            mod = importlib.import_module(self.module)
+        except ImportError as e:
+            raise InputError(f"compiled rules: cannot import {self.module!r} ({e})") from None
+        missing = [n for n in REQUIRED if not callable(getattr(mod, n, None))]
+        if missing:
+            raise InputError(f"compiled rules {self.module} lack {', '.join(missing)}")
+        return {n: getattr(mod, n) for n in REQUIRED + OPTIONAL if callable(getattr(mod, n, None))}
+
+
+def rules_of(problem: Any) -> CompiledRules | None:
+    """The problem's compiled rules (None when it offers none)."""
+    offer = getattr(problem, "compiled_rules", None)
+    if not callable(offer):
+        return None
+    rules = offer()
+    if rules is None:
+        return None
+    if not isinstance(rules, CompiledRules):
+        raise InputError(f"compiled_rules() returned {type(rules).__name__}, not a CompiledRules")
+    return rules
+
+
+def wants_nodes(observer: Any) -> bool:
+    """Whether ``observer`` listens to every node (a compiled run reports progress only)."""
+    if observer is None:
+        return False
+    from ..observer import Observer
+
+    kind = type(observer)
+    return kind.expand is not Observer.expand or kind.generate is not Observer.generate
+
+
+def choose(problem: Any, compiled: str, engine: str, observer: Any = None) -> CompiledRules | None:
+    """The rules to run ``engine`` compiled with, or None for the Python engine.
+
+    ``compiled``: ``"auto"`` (compiled when the problem offers rules, numba is available and
+    no observer listens to every node), ``"on"`` (compiled or an `InputError`) or ``"off"``."""
+    if compiled not in CHOICES:
+        raise InputError(f"{engine} parameter compiled must be one of {', '.join(CHOICES)} (got {compiled!r})")
+    if compiled == "off":
+        return None
+    rules = rules_of(problem)
+    if compiled == "on":
+        if rules is None:
+            raise InputError(f"{engine} -P compiled=on: the problem offers no compiled rules (compiled_rules)")
+        if not numba_available():
+            raise InputError(f"{engine} -P compiled=on: numba is not available here (install searchkit[fast])")
+    elif rules is None or not numba_available() or wants_nodes(observer):
+        return None
+    rules.check()
+    return rules
+
+
+def rules_source(module: str) -> str:
+    """The source text of the rules module ``module`` (what names its generated kernels)."""
+    mod = importlib.import_module(module)
+    try:
+        return inspect.getsource(mod)
+    except (OSError, TypeError):
+        raise InputError(f"compiled rules {module}: its source cannot be read") from None
+
+
+# -- the names the kernel templates are written against ------------------------------------------
+# A generated module binds them to a rules module's functions (and defines the flags); here
+# they only document the signatures and are never called.
+
+HAS_H_AFTER = False  # the rules define h_after
+HAS_COST = False  # the rules define cost
+HAS_INVERSE = False  # the rules define inverse
+
+
+def moves(s: Any, ctx: Any, out: Any) -> int:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def apply(s: Any, m: int, ctx: Any) -> int:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def undo(s: Any, m: int, ctx: Any) -> None:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def h(s: Any, ctx: Any) -> int:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def h_after(s: Any, m: int, hs: int, ctx: Any) -> int:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def cost(s: Any, m: int, ctx: Any) -> int:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def inverse(m: int, ctx: Any) -> int:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def is_goal(s: Any, ctx: Any) -> bool:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")

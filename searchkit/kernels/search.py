@@ -1,0 +1,90 @@
+"""The compiled engines' entry points: what `astar`, `greedy`, `idastar` and `bfs` call when
+`searchkit.kernels.rules.choose` picks a problem's compiled rules, and `warm_up`, which
+compiles (or loads from numba's cache) a problem's kernels ahead of a timed run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiled import integer_weights
+from ..errors import InputError
+from ..limits import Limits
+from ..observer import Observer
+from ..result import Result
+from .bestfirst import BestFirst
+from .breadth import Breadth
+from .generate import loaded
+from .idastar import IdaSearch
+from .rules import CompiledRules
+from .run import Driver
+
+
+def _driver(problem: Any, rules: CompiledRules, name: str, limits: Limits | None, observer: Observer | None) -> Driver:
+    rules.check()
+    return Driver(problem, rules, loaded(rules), name, limits, observer)
+
+
+def compiled_astar(
+    problem: Any,
+    rules: CompiledRules,
+    *,
+    weight: float = 1,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+    name: str = "astar",
+) -> Result:
+    """A* on ``g + weight * h`` over ``rules`` (`searchkit.kernels.bestfirst`)."""
+    wg, wh = integer_weights(weight)
+    return BestFirst(_driver(problem, rules, name, limits, observer), wg, wh).solve()
+
+
+def compiled_greedy(
+    problem: Any,
+    rules: CompiledRules,
+    *,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+    name: str = "greedy",
+) -> Result:
+    """Greedy best-first on ``h`` (ties: lower ``g``), keeping the first path to each state."""
+    return BestFirst(_driver(problem, rules, name, limits, observer), 0, 1, reopen=False).solve()
+
+
+def compiled_idastar(
+    problem: Any,
+    rules: CompiledRules,
+    *,
+    weight: float = 1,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+    name: str = "idastar",
+) -> Result:
+    """IDA* (weighted IDA* with ``weight > 1``) over ``rules`` (`searchkit.kernels.idastar`);
+    the rules must offer ``undo``."""
+    driver = _driver(problem, rules, name, limits, observer)
+    if "undo" not in driver.fns:
+        raise InputError(f"compiled rules {rules.module} lack undo, which idastar needs")
+    wg, wh = integer_weights(weight)
+    return IdaSearch(driver, wg, wh).solve()
+
+
+def compiled_bfs(
+    problem: Any,
+    rules: CompiledRules,
+    *,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+    name: str = "bfs",
+) -> Result:
+    """Breadth-first search over ``rules`` (`searchkit.kernels.breadth`)."""
+    return Breadth(_driver(problem, rules, name, limits, observer)).solve()
+
+
+def warm_up(problem: Any, rules: CompiledRules) -> None:
+    """Compile (the first time on this machine) or load from the cache every kernel for
+    ``rules``, by running each search for no expansion on ``problem``."""
+    none = Limits(max_expanded=0)
+    compiled_astar(problem, rules, limits=none)
+    compiled_bfs(problem, rules, limits=none)
+    if "undo" in rules.functions():
+        compiled_idastar(problem, rules, limits=none)
