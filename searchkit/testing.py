@@ -9,9 +9,12 @@ goals, declared admissibility (against exact costs-to-go) and consistency, every
 ``backward_heuristic`` the problems carry (built without a heuristic or with any of the
 domain's: a domain may attach one together with its heuristic) never above the exact cost
 from the start and agreeing with ``predecessors_with_h``, every registered engine
-answering with a true label or refusing in one line, and bad options refused cleanly:
-each bad-value probe builds its problem in a child process under `PROBE_TIMEOUT_S` and
-`PROBE_MEMORY_MB`, and one over either is reported as a value the domain should refuse.
+answering with a true label or refusing in one line, a problem's compiled rules
+(`searchkit.kernels.rules`) agreeing with its Python form on the sampled states (children,
+costs, actions, h, the goal test, undo and the optional functions; `COMPILED_CHECK`), and
+bad options refused cleanly: each bad-value probe builds its problem in a child process
+under `PROBE_TIMEOUT_S` and `PROBE_MEMORY_MB`, and one over either is reported as a value
+the domain should refuse.
 Each check passes, fails with a concrete counterexample, or is skipped with the reason.
 
 The checks see only what the problem says of itself: whether a move is legal in the
@@ -34,7 +37,7 @@ import math
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .domain import Domain, Heuristic
 from .errors import InputError
@@ -42,6 +45,9 @@ from .limits import Limits
 from .plugins import engines, get_domain
 from .problem import can_search_backward, describe, heuristic_of
 from .result import SOLVED
+
+if TYPE_CHECKING:
+    from .kernels.rules import CompiledRules
 
 PASS, FAIL, SKIP = "pass", "fail", "skip"
 SPACE_CAP = 20_000  # states explored per instance for the structural checks
@@ -283,6 +289,7 @@ def checks(domain: str | Domain, instances: list[dict[str, Any]] | None = None) 
     ]
     for h in dom.heuristics.values():
         out += _heuristic_checks(dom, problems, h)
+    out.append(Check(COMPILED_CHECK, _compiled_check(dom, problems, spaces)))
     out += [Check(f"engine {name}", _engine_check(dom, instances, name)) for name in engines()]
     out.append(Check("bad options are refused cleanly", _options_check(dom, instances[0])))
     return out
@@ -462,6 +469,153 @@ def _heuristic_checks(dom: Domain, built: Problems, h: Heuristic) -> list[Check]
         Check(f"heuristic {h.name}: admissible", admissible),
         Check(f"heuristic {h.name}: consistent", consistent),
     ]
+
+
+COMPILED_CHECK = "compiled rules agree with the problem"
+
+
+def _compiled_check(dom: Domain, problems: Problems, spaces: dict[int, Space]) -> Callable[[], str]:
+    """The compiled rules (`searchkit.kernels.rules`) of every problem that offers them, built
+    without a heuristic or with any of the domain's, against the Python problem on the
+    instance's sampled states (`_compiled_agree`); Skipped when no problem offers compiled
+    rules or numba is not available here."""
+
+    def body() -> str:
+        from .compiled import numba_available
+        from .kernels.rules import rules_of
+
+        sources: list[tuple[str, Built, Callable[[Any], list[Any]]]] = [
+            ("without a heuristic", problems.plain, lambda p: spaces[id(p)].sample())
+        ]
+        for h in dom.heuristics.values():
+            try:
+                sources.append(
+                    (f"with heuristic {h.name}", problems.with_heuristic(h), lambda p: Space(p, 5000).sample())
+                )
+            except Skipped:
+                continue  # not for these instances: the heuristic's own checks say so
+        found = [
+            (f"{label(dom, options)} {how}", problem, sample, rules)
+            for how, built, sample in sources
+            for options, problem in built
+            if (rules := rules_of(problem)) is not None
+        ]
+        if not found:
+            raise Skipped("the problems offer no compiled rules (compiled_rules)")
+        if not numba_available():
+            raise Skipped("numba is not available here (install searchkit[fast])")
+        count = 0
+        for where, problem, sample, rules in found:
+            rules.check()
+            count += _compiled_agree(where, problem, rules, sample(problem))
+        return f"{count:,} states ({len(found)} problem{'' if len(found) == 1 else 's'})"
+
+    return body
+
+
+def _compiled_agree(where: str, problem: Any, rules: CompiledRules, states: list[Any]) -> int:
+    """Assert, state by state, that ``rules`` (a `CompiledRules`) agree with ``problem`` on
+    ``states``: ``decode(encode(s)) == s``; ``is_goal`` as the problem's; ``h`` as the
+    problem's heuristic (when it has one; negative exactly where it is infinite); ``moves``
+    (leaving the words alone) with ``apply`` give the children, costs and actions (``action``)
+    of ``successors``, as multisets; ``undo`` restores the words, ``cost`` and ``h_after``
+    (without changing them) give what ``apply`` and ``h`` of the child give, and ``inverse``
+    names a move of the child that leads back (when the rules offer them).  The message of a
+    disagreement names the first state (``where``: the instance) and what disagreed; the
+    count of states checked otherwise."""
+    import numpy as np
+
+    from .kernels.rules import MAX_MOVES
+
+    fns = rules.functions()
+    ctx, fn = rules.context, heuristic_of(problem)
+    out = np.full(MAX_MOVES, -1, dtype=np.int64)  # room for any move list: more than max_moves is reported
+
+    def encode(state: Any) -> Any:
+        words = np.ascontiguousarray(rules.encode(state), dtype=np.uint64)
+        assert words.shape == (rules.width,), f"encode gives {words.shape} words, not ({rules.width},)"
+        return words
+
+    def legal(words: Any) -> list[int]:
+        before = words.copy()
+        n = int(fns["moves"](words, ctx, out))
+        assert np.array_equal(words, before), "moves changes the state"
+        assert 0 <= n <= rules.max_moves, f"moves gives {n} moves (max_moves is {rules.max_moves})"
+        found = [int(m) for m in out[:n]]
+        assert all(0 <= m < MAX_MOVES for m in found), f"moves gives a move code outside 0-{MAX_MOVES - 1}: {found}"
+        return found
+
+    for s in states:
+        try:
+            _compiled_state(problem, rules, fns, fn, encode, legal, s)
+        except AssertionError as e:
+            raise AssertionError(f"{where}: compiled rules {rules.module}: {e} at {_where(problem, s)}") from None
+    return len(states)
+
+
+def _compiled_state(
+    problem: Any,
+    rules: CompiledRules,
+    fns: dict[str, Any],
+    fn: Callable[[Any], float] | None,
+    encode: Callable[[Any], Any],
+    legal: Callable[[Any], list[int]],
+    s: Any,
+) -> None:
+    """`_compiled_agree` on the one state ``s`` (an AssertionError saying what disagreed): the
+    state itself, then its children against ``successors``, then the optional functions."""
+    import numpy as np
+
+    ctx = rules.context
+    words = encode(s)
+    back = rules.decode(words.copy())
+    assert back == s, f"decode(encode(state)) gives another state ({_where(problem, back)})"
+    goal, want = bool(fns["is_goal"](words, ctx)), bool(problem.is_goal(s))
+    assert goal == want, f"is_goal says {goal}, the problem says {want}"
+    hs = int(fns["h"](words, ctx))
+    if fn is not None:
+        hp = fn(s)
+        same = hs < 0 if not math.isfinite(hp) else hs >= 0 and math.isclose(hs, hp, abs_tol=TOLERANCE)
+        assert same, f"h = {hs}, the heuristic says {hp}"
+    compiled = []  # (move, action, child's words, child, cost)
+    for m in legal(words):
+        action = rules.action(m, words.copy())
+        child = words.copy()
+        c = int(fns["apply"](child, m, ctx))
+        compiled.append((m, action, child, rules.decode(child.copy()), c))
+    left = [(a, t, c) for a, t, c in problem.successors(s)]
+    everyone = list(left)
+    for m, action, _w, t, c in compiled:
+        # the successor it stands for: the same child, action and cost, else the same child
+        j = next((j for j, (a, u, k) in enumerate(left) if u == t and a == action and math.isclose(k, c)), None)
+        if j is None:
+            j = next((j for j, (_a, u, _k) in enumerate(left) if u == t), None)
+        assert j is not None, f"move {m} ({action!r}) leads to {_where(problem, t)}, a child successors do not give" + (
+            " (as often)" if any(u == t for _a, u, _k in everyone) else ""
+        )
+        a, _u, k = left.pop(j)
+        assert math.isclose(k, c), f"move {m} ({action!r}) costs {c}, successors say {k}"
+        assert a == action, f"move {m} is action {action!r}, successors name {a!r} for its child"
+    assert not left, f"successors give {left[0][0]!r} to {_where(problem, left[0][1])}, which no compiled move gives"
+    for m, _action, child, _t, c in compiled:
+        if "cost" in fns:
+            priced = int(fns["cost"](words, m, ctx))
+            assert priced == c, f"cost of move {m} is {priced}, apply returns {c}"
+        if "h_after" in fns and hs >= 0:
+            after, ht = int(fns["h_after"](words, m, hs, ctx)), int(fns["h"](child, ctx))
+            assert after == ht or (after < 0 and ht < 0), f"h_after of move {m} is {after}, h of its child is {ht}"
+        assert np.array_equal(words, encode(s)), f"cost or h_after of move {m} changes the state"
+        if "undo" in fns:
+            undone = child.copy()
+            fns["undo"](undone, m, ctx)
+            assert np.array_equal(undone, words), f"undo of move {m} does not restore the state"
+        if "inverse" in fns:
+            im = int(fns["inverse"](m, ctx))
+            if im >= 0:
+                assert im in legal(child), f"inverse of move {m} is {im}, not a move of its child"
+                again = child.copy()
+                fns["apply"](again, im, ctx)
+                assert np.array_equal(again, words), f"inverse of move {m} is {im}, which does not lead back"
 
 
 def _per_instance(notes: list[str]) -> str:

@@ -39,6 +39,10 @@ an estimate at most 2**24 - 1 for the best-first kernels): a domain with real-va
 has no compiled rules yet.  The functions allocate nothing (the kernels call them per node)
 and never keep state between calls outside ``s``.
 
+``searchkit check`` (`searchkit.testing`) holds the rules to the Python problem on sampled
+states: the same children, costs and actions, the same ``h`` and goal test, ``undo`` and
+the optional functions consistent with them; it names the first state where they disagree.
+
 Cost of the contract: the generated module's name hashes the rules module's source (not the
 modules it imports): keep a domain's compiled rules in one module, or change it when a
 helper it imports changes.
