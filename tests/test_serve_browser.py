@@ -391,6 +391,7 @@ def start_long_search(page: Any, speed: str) -> None:
     page.wait_for_function("() => panes[0].sid !== null")
 
 
+@pytest.mark.slow  # over 10 s here: waits out pauses and paces in real time
 def test_pause_stops_the_search_itself_and_play_resumes_it(page: Any) -> None:
     start_long_search(page, "2000")
     page.wait_for_function("() => panes[0].counters.x > 500")
@@ -405,6 +406,7 @@ def test_pause_stops_the_search_itself_and_play_resumes_it(page: Any) -> None:
     assert page.inner_text("#pane-a [data-role=expanded]") == "200000"
 
 
+@pytest.mark.slow  # over 10 s here: waits out pauses and paces in real time
 def test_the_speed_slider_slows_the_search_on_the_server(page: Any) -> None:
     start_long_search(page, "1")
     page.wait_for_timeout(3000)

@@ -14,6 +14,7 @@ from searchkit.cli import build_app as build_cli
 from searchkit.serve.loadtest import percentile
 
 
+@pytest.mark.slow  # over 10 s here: five seconds of load and the server around it
 def test_three_players_for_five_seconds() -> None:
     # the latency target is loose here: the suite may share the machine with anything
     args = ["serve-loadtest", "--clients", "3", "--duration", "5", "--json", "--p95-target", "5000"]

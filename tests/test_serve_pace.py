@@ -73,6 +73,7 @@ def test_a_search_started_paused_waits_and_steps_one_expansion_at_a_time(live_cl
     assert end["stats"]["expanded"] == reader.expanded == 3000 and end["stats"]["limit_reason"] == "nodes"
 
 
+@pytest.mark.slow  # over 10 s here: waits out pauses and paces in real time
 def test_pause_stops_a_fast_search_and_play_goes_on(live_client: TestClient) -> None:
     sid = live_client.post("/api/searches", json={**LONG, "max_expanded": 200_000}).json()["id"]
     reader = Reader(live_client, sid)
