@@ -7,6 +7,7 @@ fault shows and what disagreed.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from compiled_domains import Grid, Puzzle, manhattan_table, random_grid
@@ -170,7 +171,8 @@ def test_searchkit_check_and_parametrize_with_checks_run_it():
 @pytest.mark.usefixtures("kcheck")
 def test_searchkit_check_fails_naming_the_check_and_the_state():
     done = CliRunner().invoke(build_app(), ["check", "kcheck-undo"])
-    assert done.exit_code == 1 and "kcheck-undo: 30 passed, 1 failed, 4 skipped" in done.stdout, done.output
+    # one check fails; how many pass depends on the engines installed (each is a check)
+    assert done.exit_code == 1 and re.search(r"^kcheck-undo: \d+ passed, 1 failed", done.stdout, re.M), done.output
     rules, shows, said = FAULTS["undo"]
     line = next(line for line in done.stdout.splitlines() if line.startswith(f"FAIL  {COMPILED_CHECK}: "))
     assert said in line and line.endswith(f" at {_first_where(rules, shows)}"), line
