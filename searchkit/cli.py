@@ -240,6 +240,22 @@ def _domain_parameters(
     return params
 
 
+def _check_outputs_apart(domain: Domain, values: dict[str, Any], common: dict[str, Any]) -> None:
+    """Two outputs of one run naming the same path (``--tree x.pdf --frames x.pdf``) are
+    refused before the search: the second would overwrite or trip over the first."""
+    named: dict[Path, str] = {}
+    files = [("--" + p.name.replace("_", "-"), values.get(p.name)) for p in domain.params if p.writes]
+    for flag, value in [*files, ("--tree", common.get("tree"))]:
+        if isinstance(value, (str, Path)) and str(value).strip():
+            try:
+                path = Path(value).expanduser().resolve()
+            except (OSError, ValueError, RuntimeError):  # refused, in its own words, where it is written
+                continue
+            if path in named:
+                raise InputError(f"{named[path]} and {flag} both name {value}: give each output its own path")
+            named[path] = flag
+
+
 def _check_not_empty(domain: Domain, values: dict[str, Any]) -> None:
     """An empty text value is bad input, not a missing one (``--board ""``)."""
     for p in domain.params:
@@ -261,6 +277,7 @@ def _command_for(
     def command(**kwargs: Any) -> None:
         common = {name: kwargs.pop(name) for name in names}
         _check_not_empty(domain, kwargs)
+        _check_outputs_apart(domain, kwargs, common)
         run(domain, kwargs, **common)
 
     parameters = _domain_parameters(domain, names, outputs, optional_arguments)

@@ -23,7 +23,9 @@ class Param:
     flag (``--boards``, no value).  ``short`` is a one-letter alias written with its dash,
     e.g. ``"-n"``.  ``argument``: a positional argument instead of an option.  ``output``:
     an option about what ``solve`` writes after the search (pictures, boards): commands
-    that write no solution, like ``searchkit tree``, do not offer it.  A text option given
+    that write no solution, like ``searchkit tree``, do not offer it.  ``writes``: the value
+    names a file or directory the command writes (a picture, frames): two such options, or one
+    and ``--tree``, naming the same path are refused before the search.  A text option given
     an empty value is refused (an empty value is not an absent one).
     """
 
@@ -34,6 +36,7 @@ class Param:
     argument: bool = False
     short: str | None = None
     output: bool = False
+    writes: bool = False
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():

@@ -98,6 +98,8 @@ def test_tree_files(profile: Profile, tmp_path: Path) -> None:
 
 # what the fuzzing found, kept as plain examples (each was a traceback or a split Error line)
 FOUND = [
+    # two outputs on one path: the tree was written, then the frames refused after the search
+    ["solve", "sokoban", "microban:1", "--tree", "{tmp}/0.pdf", "--frames", "{tmp}/0.pdf"],
     ["solve", "sokoban", "microban:1", "--no-deadlock", "0\r0"],
     ["solve", "npuzzle", "--size", "1\n"],
     ["solve", "npuzzle", "--size", "9" * 5000],

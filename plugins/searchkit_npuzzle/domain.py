@@ -50,9 +50,16 @@ class NPuzzleDomain(Domain[NPuzzleProblem]):
             "picture to cut into tiles for --gif/--frames/--png (default: a built-in one)",
             output=True,
         ),
-        Param("gif", str, None, "write an animated GIF of the solution to this file", output=True),
-        Param("frames", str, None, "write the solution as numbered PNG frames into this directory", output=True),
-        Param("png", str, None, "write the start board as a picture to this PNG file", output=True),
+        Param("gif", str, None, "write an animated GIF of the solution to this file", output=True, writes=True),
+        Param(
+            "frames",
+            str,
+            None,
+            "write the solution as numbered PNG frames into this directory",
+            output=True,
+            writes=True,
+        ),
+        Param("png", str, None, "write the start board as a picture to this PNG file", output=True, writes=True),
         Param("numbers", bool, False, "show tile numbers on the pictures", output=True),
     ]
 

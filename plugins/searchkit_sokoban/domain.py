@@ -82,9 +82,18 @@ class SokobanDomain(Domain[SokobanProblem]):
             help="searches prune cluster deadlocks too (boxes that cannot all reach goals even alone; slower)",
         ),
         Param("boards", bool, False, help="print the board after every push", output=True),
-        Param("gif", str, None, help="write an animated GIF of the solution to this file", output=True),
-        Param("png", str, None, help="write the start position as a picture to this PNG file", output=True),
-        Param("frames", str, None, help="write the solution as numbered PNG frames into this directory", output=True),
+        Param("gif", str, None, help="write an animated GIF of the solution to this file", output=True, writes=True),
+        Param(
+            "png", str, None, help="write the start position as a picture to this PNG file", output=True, writes=True
+        ),
+        Param(
+            "frames",
+            str,
+            None,
+            help="write the solution as numbered PNG frames into this directory",
+            output=True,
+            writes=True,
+        ),
         Param("frames_per", str, "push", help="pictures: one frame per push (default) or per move", output=True),
     ]
 
