@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
-from .buckets import bq_pop, bq_push
 from .codes import (
     CHUNK,
     COUNT,
@@ -105,6 +104,7 @@ def bestfirst_kernel(
     chunks = links.shape[0]
     bcap = buckets.shape[0]
     bmap = mkeys.shape[0] // 2
+    mmask = mkeys.shape[0] - 1
     maxm = mbuf.shape[0]
     n = sc[COUNT]
     size = sc[FRONTIER]
@@ -126,31 +126,56 @@ def bestfirst_kernel(
         f = k1 >> SEC_BITS
         sec = k1 & sec_mask
         gv = gtab[slot]
-        if gv < 0:
-            bq_pop(pool, links, buckets, kheap, qs)
-            size -= 1
-            continue  # expanded already: a stale entry
-        if wg > 0:
-            if (f - wh * sec) // wg != gv:
-                bq_pop(pool, links, buckets, kheap, qs)
-                size -= 1
-                continue  # a cheaper entry for this state was queued after this one
-            hp = sec
+        # stale: expanded already, or a cheaper entry for this state was queued after this one
+        stale = gv < 0 or (wg > 0 and (f - wh * sec) // wg != gv)
+        hp = sec if wg > 0 else f // wh
+        if not stale:
+            for j in range(width):
+                p[j] = keys[slot, j]
+            if not on_generation and is_goal(p, ctx):
+                sc[GOAL] = slot
+                status = FOUND
+            elif expanded >= stop:
+                status = PAUSED  # the entry stays first in line
+                break
+        # the pop, written out: an inlined helper's array arguments cost atomic reference
+        # counts on every call (numba): see `searchkit.kernels.buckets`
+        head = buckets[b, 1]
+        count = buckets[b, 3] - 1
+        buckets[b, 3] = count
+        if count > 0 and (head + 1) % CHUNK != 0:
+            buckets[b, 1] = head + 1
         else:
-            hp = f // wh
-        for j in range(width):
-            p[j] = keys[slot, j]
-        if not on_generation and is_goal(p, ctx):
-            bq_pop(pool, links, buckets, kheap, qs)
-            size -= 1
-            sc[GOAL] = slot
-            status = FOUND
-            break
-        if expanded >= stop:
-            status = PAUSED  # the entry stays first in line
-            break
-        bq_pop(pool, links, buckets, kheap, qs)
+            c = head // CHUNK  # done with this chunk: to the free list
+            nxt = links[c]
+            links[c] = qs[FREE]
+            qs[FREE] = c
+            qs[NFREE] += 1
+            if count > 0:
+                buckets[b, 1] = nxt * CHUNK
+            else:  # the bucket is empty: out of the heap
+                ksize = qs[KSIZE] - 1
+                qs[KSIZE] = ksize
+                if ksize > 0:
+                    e = kheap[ksize]
+                    ek = buckets[e, 0]
+                    j = 0
+                    while True:
+                        kc = 2 * j + 1
+                        if kc >= ksize:
+                            break
+                        if kc + 1 < ksize and buckets[kheap[kc + 1], 0] < buckets[kheap[kc], 0]:
+                            kc += 1
+                        if ek < buckets[kheap[kc], 0]:
+                            break
+                        kheap[j] = kheap[kc]
+                        j = kc
+                    kheap[j] = e
         size -= 1
+        if status == FOUND:
+            break
+        if stale:
+            continue
         expanded += 1
         gtab[slot] = -gv - 1
         back = -1
@@ -211,7 +236,52 @@ def bestfirst_kernel(
                 status = RANGE
                 break
             seq += 1
-            bq_push(pool, links, buckets, kheap, mkeys, mvals, qs, (f << SEC_BITS) | sec, child)
+            # `buckets.bq_push`, written out (as the pop above)
+            key = (f << SEC_BITS) | sec
+            q = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(33)) & mmask
+            while True:
+                e = mkeys[q]
+                if e == key + 1:
+                    b = mvals[q]
+                    break
+                if e == 0:
+                    b = qs[NB]
+                    qs[NB] = b + 1
+                    mkeys[q] = key + 1
+                    mvals[q] = b
+                    buckets[b, 0] = key
+                    buckets[b, 3] = 0
+                    break
+                q = (q + 1) & mmask
+            count = buckets[b, 3]
+            if count == 0 or (buckets[b, 2] + 1) % CHUNK == 0:
+                c = qs[FREE]  # a new chunk
+                if c >= 0:
+                    qs[FREE] = links[c]
+                    qs[NFREE] -= 1
+                else:
+                    c = qs[USED]
+                    qs[USED] = c + 1
+                links[c] = -1
+                last = c * CHUNK
+                if count > 0:
+                    links[buckets[b, 2] // CHUNK] = c
+            else:
+                last = buckets[b, 2] + 1
+            if count == 0:
+                buckets[b, 1] = last
+                j = qs[KSIZE]  # the bucket joins the heap of non-empty buckets
+                qs[KSIZE] = j + 1
+                while j > 0:
+                    up = (j - 1) >> 1
+                    if buckets[kheap[up], 0] < key:
+                        break
+                    kheap[j] = kheap[up]
+                    j = up
+                kheap[j] = b
+            pool[last] = child
+            buckets[b, 2] = last
+            buckets[b, 3] = count + 1
             size += 1
         if size > max_frontier:
             max_frontier = size
