@@ -445,7 +445,7 @@ began = time.perf_counter()
 results = [e(problem, compiled="on", limits=Limits(max_expanded=2000)) for e in (astar, idastar, bfs)]
 seconds = time.perf_counter() - began
 (mod,) = generate._loaded.values()
-names = ("bestfirst_kernel", "ida_kernel", "bfs_kernel", "find_slot", "add_slot", "heap_push", "rehash")
+names = ("bestfirst_kernel", "ida_kernel", "bfs_kernel", "find_slot", "add_slot", "bq_push", "rehash")
 stats = {n: (sum(getattr(mod, n).stats.cache_hits.values()), sum(getattr(mod, n).stats.cache_misses.values()))
          for n in names}
 print(json.dumps({"stats": stats, "seconds": seconds, "compiled": [r.compiled for r in results]}))

@@ -5,7 +5,7 @@ contract: `searchkit.kernels.rules`); the engines ``idastar``, ``astar``, ``gree
 ``bfs`` then run compiled (their parameter ``compiled``: ``auto``, ``on``, ``off``), with
 the same limits, statistics, progress and Result as their Python form (``Result.compiled``
 says which ran).  Modules: `rules` (the contract, the choice), `generate` (a cached module
-of kernels per rules module), `table` (the state table), `heap` (the open list),
+of kernels per rules module), `table` (the state table), `buckets` (the open list),
 `idastar`, `bestfirst`, `breadth` (the kernels and their drivers), `run` (what the drivers
 share), `search` (the entry points), `codes` (the numbers kernels and drivers exchange).
 

@@ -2,9 +2,9 @@
 
 A kernel returns one status code and keeps its counters in a small ``int64`` array (``sc``)
 whose slots are named here, so a driver can stop it after a slice of expansions and resume
-it exactly where it stopped.  The best-first kernel packs an open-list entry into two
-``int64`` words: ``(f << SEC_BITS) | sec`` (``sec`` is ``h``, or ``g`` where ``f`` does not
-weigh ``g``) and ``(seq << SLOT_BITS) | slot``; the bounds below keep both positive.
+it exactly where it stopped.  The best-first kernel's open list orders slots by a key
+``(f << SEC_BITS) | sec`` (``sec`` is ``h``, or ``g`` where ``f`` does not weigh ``g``);
+the bounds below keep it positive.
 """
 
 from __future__ import annotations
@@ -26,6 +26,11 @@ GOAL = 8  # the goal's slot (best-first, breadth-first)
 HEAD = 9  # the next slot to expand (breadth-first)
 BOUND, NEXT_BOUND = 10, 11  # IDA*'s bound on f and the least f above it seen in this iteration
 SC_SIZE = 12
+
+# slots of the best-first bucket queue's ``qs`` (`searchkit.kernels.buckets`)
+NB, KSIZE, FREE, NFREE, USED = 0, 1, 2, 3, 4  # buckets, heap size, free chunk list, its length, chunks ever used
+QS_SIZE = 5
+CHUNK = 128  # slots per chunk of a bucket's FIFO
 
 DEPTH = COUNT  # IDA*: the depth of the node being expanded
 

@@ -112,15 +112,29 @@ class Table:
 
     def grow(self, n: int, rehash_fn: Any) -> None:
         """Double the table, keeping its first ``n`` rows (``rehash_fn``: the compiled
-        `rehash`).  May raise MemoryError, leaving the table as it was."""
-        old = (self.keys, self.g, self.parent, self.move, self.index, self.capacity)
+        `rehash`).  May raise MemoryError, leaving the table as it was.
+
+        One array at a time, the old index dropped before the new one is built from the
+        rows: the peak is the rows, the new index and one array's copy, not the old and the
+        new table together (untouched capacity costs no memory until rows are written)."""
+        size = self.index.shape[0]
+        capacity = int(2 * size * LOAD)
+        names = ("keys", "g", "parent", "move")
         try:
-            self._allocate(2 * self.index.shape[0])
-            self.keys[:n] = old[0][:n]
-            self.g[:n] = old[1][:n]
-            self.parent[:n] = old[2][:n]
-            self.move[:n] = old[3][:n]
-        except MemoryError:
-            self.keys, self.g, self.parent, self.move, self.index, self.capacity = old
+            for name in names:
+                old = getattr(self, name)
+                new = np.empty((capacity, *old.shape[1:]), dtype=old.dtype)
+                new[:n] = old[:n]
+                setattr(self, name, new)
+                del old, new
+            self.index = np.empty(0, dtype=np.int64)  # the old index freed
+            index = np.zeros(2 * size, dtype=np.int64)
+        except MemoryError:  # as it was: the rows seen at the old capacity, the old index rebuilt
+            for name in names:
+                setattr(self, name, getattr(self, name)[: self.capacity])
+            if self.index.shape[0] != size:
+                self.index = np.zeros(size, dtype=np.int64)
+                rehash_fn(self.keys, n, self.index)
             raise
+        self.index, self.capacity = index, capacity
         rehash_fn(self.keys, n, self.index)
