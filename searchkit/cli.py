@@ -690,21 +690,31 @@ def warm_up_command(
     typer.echo(f"ready: {count} in {sum(row['seconds'] for row in done):.1f} s")
 
 
+def add_domain_commands(dom: Domain) -> list[tuple[typer.Typer, Any]]:
+    """Add ``solve DOMAIN``, ``tree DOMAIN`` and ``check DOMAIN`` for ``dom``; the groups and
+    their added command infos (a test that registers a domain after the app was built adds
+    them with this, and removes them after).  ValueError when the domain's options clash
+    with searchkit's."""
+    commands = [
+        (solve_app, _command_for(dom, COMMON + SOLVE_ONLY, _run_solve)),
+        (tree_app, _command_for(dom, COMMON + TREE_ONLY, _run_tree, outputs=False)),
+        (check_app, _command_for(dom, CHECK_ONLY, _run_check, outputs=False, optional_arguments=True)),
+    ]
+    added = []
+    for group, command in commands:
+        group.command(dom.name, help=dom.summary)(command)
+        added.append((group, group.registered_commands[-1]))
+    return added
+
+
 def _register_domain_commands() -> None:
     from .plugins import _call_each, domains, get_plugin_manager, report_broken
 
     for dom in domains().values():
         try:
-            commands = [
-                (solve_app, _command_for(dom, COMMON + SOLVE_ONLY, _run_solve)),
-                (tree_app, _command_for(dom, COMMON + TREE_ONLY, _run_tree, outputs=False)),
-                (check_app, _command_for(dom, CHECK_ONLY, _run_check, outputs=False, optional_arguments=True)),
-            ]
+            add_domain_commands(dom)
         except ValueError as e:
             report_broken(type(dom).__module__.split(".")[0], e)
-            continue
-        for group, command in commands:
-            group.command(dom.name, help=dom.summary)(command)
     from .bench.command import bench, plot
 
     app.command("bench")(bench)

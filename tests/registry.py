@@ -9,10 +9,12 @@ required parameter missing there fails `test_every_required_parameter_has_an_exa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from searchkit import solve
-from searchkit.plugins import engines
+from searchkit.plugins import domains, engines, get_plugin_manager, registry_changed
 from searchkit.problem import can_search_backward
 
 EXAMPLES = {"heuristics": "h,zero", "members": "astar:h,backward,dijkstra"}
@@ -83,3 +85,28 @@ def run(problem: Any, engine: str, **kwargs: Any):
 def usable(engine: str, problem: Any) -> bool:
     """False for a backward engine on a problem without goal states and predecessors."""
     return not engines()[engine].backward or can_search_backward(problem)
+
+
+@contextmanager
+def plugin_registered(plugin: Any, name: str) -> Iterator[None]:
+    """``plugin`` registered with searchkit for the block, with the ``solve``, ``tree`` and
+    ``check`` commands of the domains it adds on the command line (which is built once a
+    process, maybe before this plugin came); all of it taken away after."""
+    from searchkit.cli import add_domain_commands, build_app
+
+    build_app()
+    before = set(domains())
+    pm = get_plugin_manager()
+    pm.register(plugin, name=name)
+    registry_changed()
+    added = []
+    try:
+        for dom_name, dom in domains().items():
+            if dom_name not in before:
+                added += add_domain_commands(dom)
+        yield
+    finally:
+        for group, info in added:
+            group.registered_commands.remove(info)
+        pm.unregister(name=name)
+        registry_changed()

@@ -11,12 +11,12 @@ import re
 
 import pytest
 from compiled_domains import Grid, Puzzle, manhattan_table, random_grid
+from registry import plugin_registered
 from typer.testing import CliRunner
 
 from searchkit import Domain, Heuristic, InputError, Param, hookimpl
 from searchkit.cli import build_app
 from searchkit.compiled import NO_NUMBA_ENV
-from searchkit.plugins import get_plugin_manager, registry_changed
 from searchkit.testing import COMPILED_CHECK, FAIL, PASS, SKIP, Space, checks, parametrize_with_checks
 
 pytest.importorskip("numba")
@@ -149,14 +149,8 @@ class _Plugin:
 
 @pytest.fixture
 def kcheck():
-    pm = get_plugin_manager()
-    pm.register(_Plugin(), name="test-kcheck")
-    registry_changed()
-    try:
+    with plugin_registered(_Plugin(), "test-kcheck"):
         yield
-    finally:
-        pm.unregister(name="test-kcheck")
-        registry_changed()
 
 
 @pytest.mark.usefixtures("kcheck")

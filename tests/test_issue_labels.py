@@ -14,13 +14,14 @@ from multiprocessing import Pipe
 from pathlib import Path
 
 import pytest
+from registry import plugin_registered
 from typer.testing import CliRunner
 
 from searchkit import Domain, EngineInfo, Heuristic, InputError, Limits, Param, astar, hookimpl
-from searchkit.cli import COMMON, SOLVE_ONLY, _command_for, _run_solve, build_app, solve_app
+from searchkit.cli import build_app
 from searchkit.compiled import compile_notices, numba_available
 from searchkit.errors import PluginError
-from searchkit.plugins import domains, engines, get_plugin_manager, registry_changed
+from searchkit.plugins import engines
 from searchkit.solving import execute, make_problem, prepare, solve
 
 BOARD = "8 6 7 2 5 4 3 0 1"  # 31 moves
@@ -104,18 +105,8 @@ class _Plugin:
 def line_domain():
     """The test plugin registered, and ``searchkit solve testline`` added to the app (whose
     installed domains' commands are made first, once a process) for this module only."""
-    build_app()
-    pm = get_plugin_manager()
-    pm.register(_Plugin(), name="test-issue-labels")
-    registry_changed()
-    solve_app.command("testline")(_command_for(domains()["testline"], COMMON + SOLVE_ONLY, _run_solve))
-    added = solve_app.registered_commands[-1]
-    try:
+    with plugin_registered(_Plugin(), "test-issue-labels"):
         yield
-    finally:
-        solve_app.registered_commands.remove(added)
-        pm.unregister(name="test-issue-labels")
-        registry_changed()
 
 
 def main(*args: str) -> subprocess.CompletedProcess[str]:

@@ -28,13 +28,13 @@ from compiled_domains import (
     solve_exhaustively,
 )
 from fuzzing import assert_clean, run_cli
+from registry import plugin_registered
 from typer.testing import CliRunner
 
 from searchkit import Domain, Heuristic, InputError, Limits, Observer, Param, astar, bfs, greedy, hookimpl, idastar
 from searchkit.cli import build_app
 from searchkit.kernels import CompiledRules, generate, table
 from searchkit.kernels.search import compiled_astar, compiled_idastar, warm_up
-from searchkit.plugins import get_plugin_manager, registry_changed
 from searchkit.verify import replay
 
 pytest.importorskip("numba")
@@ -505,14 +505,8 @@ class _Plugin:
 
 @pytest.fixture
 def kpuzzle():
-    pm = get_plugin_manager()
-    pm.register(_Plugin(), name="test-kpuzzle")
-    registry_changed()
-    try:
+    with plugin_registered(_Plugin(), "test-kpuzzle"):
         yield
-    finally:
-        pm.unregister(name="test-kpuzzle")
-        registry_changed()
 
 
 @pytest.mark.usefixtures("kpuzzle")

@@ -43,6 +43,5 @@ SEC_MAX = (1 << SEC_BITS) - 1  # the largest h a weighted-g ordering holds (gree
 F_MAX = (1 << (62 - SEC_BITS)) - 1  # the largest priority f
 SLOT_BITS = 31
 SLOT_MASK = (1 << SLOT_BITS) - 1  # also the most states a table holds
-SEQ_MAX = (1 << (63 - SLOT_BITS)) - 1  # the most entries pushed in one search
 G_MAX = (1 << 31) - 1  # the largest path cost a table stores (``int32``)
 NO_BOUND = 1 << 62  # "nothing cut off yet" for IDA*'s next bound
