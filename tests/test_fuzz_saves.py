@@ -115,6 +115,31 @@ def test_saves_load_or_are_refused(profile: Profile, tmp_path: Path) -> None:
     profile.run(save_bytes(), check, examples=300)
 
 
+def test_a_history_whose_case_disagrees_with_the_moves_is_refused(tmp_path: Path) -> None:
+    """Found by the heavy run: ``D`` (a push) saved where the move only walks loaded, and was
+    kept as ``d``, so what loaded was not what was saved."""
+    doc = {
+        "format": "searchkit-play",
+        "version": 1,
+        "domain": "sokoban",
+        "params": {"source": "microban", "level": 2, "title": "2", "count": 155},
+        "start": ["######", "#    #", "# #@ #", "# $* #", "# .* #", "#    #", "######"],
+        "current": ["######", "#    #", "# #  #", "# $* #", "#$.+ #", "#    #", "######"],
+        "history": ["r", "d", "D", "L", "L", "r"],
+        "redo": ["r"],
+        "elapsed_s": 0.0,
+        "hints": 0,
+        "saved_at": "2026-12-07T15:51:44+0000",
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match="move 3 of the history \\('D'\\) is 'd' there"):
+        load(path, "sokoban")
+    doc["history"][2] = "d"
+    path.write_text(json.dumps(doc))
+    assert load(path, "sokoban").history == doc["history"]
+
+
 @pytest.mark.parametrize("profile", PROFILES)
 def test_play_load_end_to_end(profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEARCHKIT_PLAY_DIR", str(tmp_path / "autosaves"))

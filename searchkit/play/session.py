@@ -207,6 +207,8 @@ class GameSession:
         for i, move in enumerate(data.history, 1):
             if not game.play(move):
                 raise InputError(f"{where}: move {i} of the history ({move!r}) is not legal there")
+            if game.history[-1] != move:  # a walk saved as a push, or the other way round
+                raise InputError(f"{where}: move {i} of the history ({move!r}) is {game.history[-1]!r} there")
         if game.current_json() != data.current:
             raise InputError(f"{where}: the current position does not match the move history")
         for i, move in enumerate(reversed(data.redo), 1):
@@ -214,6 +216,8 @@ class GameSession:
                 raise InputError(f"{where}: redo move {i} ({move!r}) is not legal there")
         for _ in data.redo:
             game.undo()
+        if list(game.future) != list(data.redo):
+            raise InputError(f"{where}: the redo moves are not the moves that replay there")
         game.clock.reset(data.elapsed_s)
         game.hints = data.hints
         return game
