@@ -58,7 +58,9 @@ def test_a_signal_restores_the_terminal_and_autosaves(tmp_path, signum):
         pid = game_pid()
         assert pid is not None
         os.kill(pid, signum)
-        assert wait_for(lambda: (tmp_path / "stty").exists()), screen()
+        stty = tmp_path / "stty"
+        # the shell makes the file before stty writes into it: wait for what it writes
+        assert wait_for(lambda: stty.exists() and stty.stat().st_size > 0), screen()
         assert (tmp_path / "rc").read_text().strip() == str(128 + signum)
         state = subprocess.run(
             tmux + ["display", "-p", "#{alternate_on} #{cursor_flag}"], capture_output=True, text=True
