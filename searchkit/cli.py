@@ -218,7 +218,7 @@ def _domain_parameters(
             raise ValueError(f"domain {domain.name!r}: option {p.name!r} clashes with a searchkit option")
         if p.short in RESERVED_SHORT:
             raise ValueError(f"domain {domain.name!r}: option {p.name!r} takes {p.short}, one of searchkit's own flags")
-        flag = "--" + p.name.replace("_", "-")
+        flag = p.flag
         annotation: Any  # a type, or Optional[...] of one (typer reads these at run time)
         if p.argument:
             info = typer.Argument(help=p.help, show_default=False)
@@ -244,7 +244,7 @@ def _check_outputs_apart(domain: Domain, values: dict[str, Any], common: dict[st
     """Two outputs of one run naming the same path (``--tree x.pdf --frames x.pdf``) are
     refused before the search: the second would overwrite or trip over the first."""
     named: dict[Path, str] = {}
-    files = [("--" + p.name.replace("_", "-"), values.get(p.name)) for p in domain.params if p.writes]
+    files = [(p.flag, values.get(p.name)) for p in domain.params if p.writes]
     for flag, value in [*files, ("--tree", common.get("tree"))]:
         if isinstance(value, (str, Path)) and str(value).strip():
             try:
@@ -261,7 +261,7 @@ def _check_not_empty(domain: Domain, values: dict[str, Any]) -> None:
     for p in domain.params:
         value = values.get(p.name)
         if p.type is not bool and isinstance(value, (str, Path)) and not str(value).strip():
-            name = p.name if p.argument else "--" + p.name.replace("_", "-")
+            name = p.name if p.argument else p.flag
             raise InputError(f"{name} needs a value (got an empty one)")
 
 

@@ -38,6 +38,11 @@ class Param:
     output: bool = False
     writes: bool = False
 
+    @property
+    def flag(self) -> str:
+        """How the command line spells the option: ``--frames-per`` for ``frames_per``."""
+        return "--" + self.name.replace("_", "-")
+
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise ValueError(f"Param name {self.name!r} must be a Python identifier (shown as --{self.name})")
