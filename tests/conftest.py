@@ -62,23 +62,9 @@ def counter() -> Counter:
     return Counter()
 
 
-@pytest.fixture
-def live_client() -> Any:
-    """`searchkit serve`'s app under a test client with its lifespan running (the worker
-    pools started and, at the end, stopped), one per test."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # Starlette's note about httpx versions
-        from starlette.testclient import TestClient
-
-        from searchkit.serve.app import build_app
-
-        with TestClient(build_app()) as c:
-            yield c
-
-
-@pytest.fixture(scope="module")
-def client() -> Any:
-    """`searchkit serve`'s app under Starlette's test client, one per test module."""
+def _app_client() -> Any:
+    """`searchkit serve`'s app under Starlette's test client (its lifespan runs only inside
+    a ``with`` block)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Starlette's note about httpx versions
         from starlette.testclient import TestClient
@@ -86,6 +72,20 @@ def client() -> Any:
         from searchkit.serve.app import build_app
 
         return TestClient(build_app())
+
+
+@pytest.fixture
+def live_client() -> Any:
+    """The app with its lifespan running (the worker pools started and, at the end,
+    stopped), one per test."""
+    with _app_client() as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    """The app under a test client, one per test module."""
+    return _app_client()
 
 
 @pytest.fixture(scope="session")
