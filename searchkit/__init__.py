@@ -26,6 +26,9 @@ from .engines.paths import path_from_links, path_from_parents
 from .engines.portfolio import check_portfolio, describe_members
 from .errors import InputError
 from .hookspecs import hookimpl
+from .kernels.rules import CompiledRules
+from .kernels.search import compiled_idastar
+from .kernels.search import warm_up as warm_up_compiled
 from .limits import Limits
 from .observer import Observer
 from .problem import GraphProblem, Problem
@@ -78,6 +81,9 @@ __all__ = [
     "hookimpl",
     "iddfs",
     "integer_weights",
+    "CompiledRules",
+    "compiled_idastar",
+    "warm_up_compiled",
     "make_problem",
     "numba_available",
     "path_from_links",

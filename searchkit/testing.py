@@ -519,10 +519,10 @@ def _compiled_agree(where: str, problem: Any, rules: CompiledRules, states: list
     problem's heuristic (when it has one; negative exactly where it is infinite); ``moves``
     (leaving the words alone) with ``apply`` give the children, costs and actions (``action``)
     of ``successors``, as multisets; ``undo`` restores the words, ``cost`` and ``h_after``
-    (without changing them) give what ``apply`` and ``h`` of the child give, and ``inverse``
-    names a move of the child that leads back (when the rules offer them).  The message of a
-    disagreement names the first state (``where``: the instance) and what disagreed; the
-    count of states checked otherwise."""
+    (without changing them) give what ``apply`` and ``h`` of the child give, ``apply`` keeps
+    the derived words as ``derive`` makes them, and ``inverse`` names a move of the child
+    that leads back (when the rules offer them).  The message of a disagreement names the
+    first state (``where``: the instance) and what disagreed; the count of states checked otherwise."""
     import numpy as np
 
     from .kernels.rules import MAX_MOVES
@@ -532,8 +532,17 @@ def _compiled_agree(where: str, problem: Any, rules: CompiledRules, states: list
     out = np.full(MAX_MOVES, -1, dtype=np.int64)  # room for any move list: more than max_moves is reported
 
     def encode(state: Any) -> Any:
-        words = np.ascontiguousarray(rules.encode(state), dtype=np.uint64)
-        assert words.shape == (rules.width,), f"encode gives {words.shape} words, not ({rules.width},)"
+        keys = np.ascontiguousarray(rules.encode(state), dtype=np.uint64)
+        assert keys.shape == (rules.keys,), f"encode gives {keys.shape} words, not ({rules.keys},)"
+        return derived(keys)
+
+    def derived(keys: Any) -> Any:
+        """The whole words of the key words ``keys`` (the derived ones filled in)."""
+        if rules.keys == rules.width:
+            return keys.copy()
+        words = np.zeros(rules.width, dtype=np.uint64)
+        words[: rules.keys] = keys[: rules.keys]
+        fns["derive"](words, ctx)
         return words
 
     def legal(words: Any) -> list[int]:
@@ -547,7 +556,7 @@ def _compiled_agree(where: str, problem: Any, rules: CompiledRules, states: list
 
     for s in states:
         try:
-            _compiled_state(problem, rules, fns, fn, encode, legal, s)
+            _compiled_state(problem, rules, fns, fn, encode, derived, legal, s)
         except AssertionError as e:
             raise AssertionError(f"{where}: compiled rules {rules.module}: {e} at {_where(problem, s)}") from None
     return len(states)
@@ -559,6 +568,7 @@ def _compiled_state(
     fns: dict[str, Any],
     fn: Callable[[Any], float] | None,
     encode: Callable[[Any], Any],
+    derived: Callable[[Any], Any],
     legal: Callable[[Any], list[int]],
     s: Any,
 ) -> None:
@@ -566,9 +576,9 @@ def _compiled_state(
     state itself, then its children against ``successors``, then the optional functions."""
     import numpy as np
 
-    ctx = rules.context
+    ctx, kw = rules.context, rules.keys
     words = encode(s)
-    back = rules.decode(words.copy())
+    back = rules.decode(words[:kw].copy())
     assert back == s, f"decode(encode(state)) gives another state ({_where(problem, back)})"
     goal, want = bool(fns["is_goal"](words, ctx)), bool(problem.is_goal(s))
     assert goal == want, f"is_goal says {goal}, the problem says {want}"
@@ -582,7 +592,8 @@ def _compiled_state(
         action = rules.action(m, words.copy())
         child = words.copy()
         c = int(fns["apply"](child, m, ctx))
-        compiled.append((m, action, child, rules.decode(child.copy()), c))
+        assert np.array_equal(child, derived(child)), f"apply of move {m} leaves derived words derive would change"
+        compiled.append((m, action, child, rules.decode(child[:kw].copy()), c))
     left = [(a, t, c) for a, t, c in problem.successors(s)]
     everyone = list(left)
     for m, action, _w, t, c in compiled:
@@ -608,7 +619,7 @@ def _compiled_state(
         if "undo" in fns:
             undone = child.copy()
             fns["undo"](undone, m, ctx)
-            assert np.array_equal(undone, words), f"undo of move {m} does not restore the state"
+            assert np.array_equal(undone[:kw], words[:kw]), f"undo of move {m} does not restore the state"
         if "inverse" in fns:
             im = int(fns["inverse"](m, ctx))
             if im >= 0:

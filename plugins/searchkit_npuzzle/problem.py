@@ -124,6 +124,16 @@ class NPuzzleProblem:
     def describe(self, state: int) -> str:
         return format_board(self.decode(state), self.width)
 
+    def compiled_rules(self):  # -> searchkit.CompiledRules | None
+        """The puzzle's compiled rules with its heuristic (`searchkit_npuzzle.rules.offer`):
+        Manhattan distance or a pattern database, else None.  Built once per heuristic."""
+        name = self.heuristic_name
+        if getattr(self, "_rules_for", object()) != name:
+            from .rules import offer
+
+            self._rules, self._rules_for = offer(self), name
+        return self._rules
+
     # -- heuristics -------------------------------------------------------------------------
     def manhattan_table(self) -> list[list[int]]:
         """``md[t][p]``: taxicab distance of tile t at cell p from its goal cell (0 for the blank)."""

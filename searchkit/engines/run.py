@@ -29,7 +29,8 @@ COUNTERS = ("expanded", "generated", "duplicates", "reopened", "max_frontier", "
 class Run:
     """One search's limits, observer and counters."""
 
-    __slots__ = ("name", "guard", "observer", "next_check", "reason", "tables", "within", "_stored_then") + COUNTERS
+    __slots__ = ("name", "guard", "observer", "next_check", "reason", "tables", "within", "_stored_then", "_limits")
+    __slots__ += COUNTERS
     # the counters, set from `COUNTERS` in __init__
     expanded: int
     generated: int
@@ -41,7 +42,8 @@ class Run:
 
     def __init__(self, name: str, limits: Limits | None = None, observer: Observer | None = None):
         self.name = name
-        self.guard = (limits or NO_LIMITS).guard()
+        self._limits = limits or NO_LIMITS
+        self.guard = self._limits.guard()
         self.observer = observer
         self.next_check = self.guard.next_check(0)
         self.reason: str | None = None
@@ -53,6 +55,12 @@ class Run:
         self._stored_then = 0
         self.expanded = self.generated = self.duplicates = self.reopened = 0
         self.max_frontier = self.stored = self.iterations = 0
+
+    def restart(self) -> None:
+        """Start the clock (time limit, elapsed time) again: what ran before was set-up, such
+        as loading compiled code, not search.  Only before the first expansion."""
+        self.guard = self._limits.guard()
+        self.next_check = self.guard.next_check(0)
 
     def watch(self, *searches: Any) -> None:
         """Under a memory limit, count the growth of these searches' tables as memory taken.

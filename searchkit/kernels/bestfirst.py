@@ -17,8 +17,9 @@ A weight that is not a whole number is approximated by two integers
 `BestFirst` drives the kernel: slices between limit checks, growing the table and the queue
 when the kernel says ``FULL``, stopping at the memory limit, rebuilding the path from the
 parent slots.  With the rules' ``inverse``, the child a move back to the parent reaches
-is the parent's slot, found without a lookup.  Cost per stored state: a table row (``8 * width + 9`` bytes), its index
-entry (8 bytes at most 3/4 full) and 4 bytes per open-list entry (in chunks of 128).
+is the parent's slot, found without a lookup.  Cost per stored state: a table row
+(``8 * key_width + 9`` bytes), its index entry (8 bytes at most 3/4 full) and 4 bytes per
+open-list entry (in chunks of 128).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from .codes import (
     SEQ,
     USED,
 )
-from .rules import HAS_H_AFTER, HAS_INVERSE, apply, h, h_after, inverse, is_goal, moves
+from .rules import HAS_DERIVE, HAS_H_AFTER, HAS_INVERSE, apply, derive, h, h_after, inverse, is_goal, moves
 from .table import Table, add_slot, find_slot
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ def bestfirst_kernel(
     (`searchkit.kernels.buckets`); ``mbuf``: the move buffer.  ``wg``, ``wh``: the weights
     of ``g`` and ``h`` in ``f``."""
     width = s.shape[0]
+    kw = keys.shape[1]  # the key words the table holds; the rest are derived
     capacity = keys.shape[0]
     chunks = links.shape[0]
     bcap = buckets.shape[0]
@@ -130,8 +132,10 @@ def bestfirst_kernel(
         stale = gv < 0 or (wg > 0 and (f - wh * sec) // wg != gv)
         hp = sec if wg > 0 else f // wh
         if not stale:
-            for j in range(width):
+            for j in range(kw):
                 p[j] = keys[slot, j]
+            if HAS_DERIVE:
+                derive(p, ctx)
             if not on_generation and is_goal(p, ctx):
                 sc[GOAL] = slot
                 status = FOUND
@@ -311,7 +315,7 @@ class BestFirst:
     def __init__(self, driver: Driver, wg: int, wh: int, reopen: bool = True, on_generation: bool = False):
         self.driver, self.wg, self.wh, self.reopen, self.on_generation = driver, wg, wh, reopen, on_generation
         rules = driver.rules
-        self.table = Table(rules.width)
+        self.table = Table(rules.keys)
         self.pool = np.empty(FIRST_CHUNKS * CHUNK, dtype=np.int32)
         self.links = np.empty(FIRST_CHUNKS, dtype=np.int32)
         self._allocate_buckets(FIRST_BUCKETS)

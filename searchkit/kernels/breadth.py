@@ -31,7 +31,7 @@ from .codes import (
     RANGE,
     SC_SIZE,
 )
-from .rules import apply, is_goal, moves
+from .rules import HAS_DERIVE, apply, derive, is_goal, moves
 from .table import Table, add_slot, find_slot
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ def bfs_kernel(
     table without room for one more expansion (``FULL``) or a path cost beyond ``G_MAX``
     (``RANGE``).  ``s``, ``p``: scratch states; ``mbuf``: the move buffer."""
     width = s.shape[0]
+    kw = keys.shape[1]  # the key words the table holds; the rest are derived
     capacity = keys.shape[0]
     maxm = mbuf.shape[0]
     n = sc[COUNT]
@@ -65,8 +66,10 @@ def bfs_kernel(
         if n - head > max_frontier:
             max_frontier = n - head
         expanded += 1
-        for j in range(width):
+        for j in range(kw):
             p[j] = keys[head, j]
+        if HAS_DERIVE:
+            derive(p, ctx)
         gv = gtab[head]
         nm = moves(p, ctx, mbuf)
         for i in range(nm):
@@ -115,7 +118,7 @@ class Breadth:
 
     def __init__(self, driver: Driver):
         self.driver = driver
-        self.table = Table(driver.rules.width)
+        self.table = Table(driver.rules.keys)
         self.mbuf = np.zeros(driver.rules.max_moves, dtype=np.int64)
         self.sc = np.zeros(SC_SIZE, dtype=np.int64)
         self.start = driver.encode(driver.problem.initial_state())

@@ -40,8 +40,9 @@ STUBS = {  # what a generated module binds when the rules lack an optional funct
     "h_after": "def h_after(s, m, hs, ctx):\n    return hs\n",
     "cost": "def cost(s, m, ctx):\n    return 0\n",
     "inverse": "def inverse(m, ctx):\n    return -1\n",
+    "derive": "def derive(s, ctx):\n    return None\n",
 }
-FLAGS = {"h_after": "HAS_H_AFTER", "cost": "HAS_COST", "inverse": "HAS_INVERSE"}
+FLAGS = {"h_after": "HAS_H_AFTER", "cost": "HAS_COST", "inverse": "HAS_INVERSE", "derive": "HAS_DERIVE"}
 
 _loaded: dict[str, ModuleType] = {}  # by file stem
 _by_rules: dict[tuple[str, frozenset[str]], ModuleType] = {}  # by rules module and the functions it offers

@@ -71,6 +71,8 @@ def ida_kernel(
     wh: int,
     every: bool,
     cycle: int,
+    kw: int,
+    cap: int,
 ) -> int:
     """Go on with the current iteration until it ends (``EXHAUSTED``), reaches a goal
     (``FOUND``, at depth ``sc[DEPTH]``), has expanded ``stop`` nodes (``PAUSED``, before
@@ -80,7 +82,10 @@ def ida_kernel(
     for the cycle check); ``mbuf[d, :nmv[d]]``: its moves; ``nxt[d]``: the next to try (-1:
     not expanded yet); ``gs``, ``hs``: cost and estimate per depth; ``pm[d]``: the move
     taken at depth ``d``.  ``every``: goal-test every child (the heuristic is not known to
-    be 0 at goals).  ``cycle``: `CYCLE_PARENT` or `CYCLE_PATH`."""
+    be 0 at goals).  ``cycle``: `CYCLE_PARENT` or `CYCLE_PATH`.  ``kw``: the key words
+    (compared by the cycle check; the derived words past them are saved in ``words`` per
+    depth and restored after each ``undo``).  ``cap``: a child whose ``g + h`` reaches it is
+    cut for good (an anytime search's incumbent cost), leaving the next bound alone."""
     width = s.shape[0]
     last = nmv.shape[0] - 1
     d = sc[DEPTH]
@@ -91,6 +96,8 @@ def ida_kernel(
     duplicates = sc[DUPLICATES]
     by_inverse = HAS_INVERSE and cycle == CYCLE_PARENT
     keep = not by_inverse  # the path's words are compared
+    derived = kw < width
+    save = keep or derived  # the path's words are kept
     status = EXHAUSTED
     while True:
         if nxt[d] < 0:
@@ -130,6 +137,8 @@ def ida_kernel(
                     if f < next_bound:
                         next_bound = f
                     continue
+                if g + c + ch >= cap:
+                    continue
                 apply(s, m, ctx)
             else:
                 c = apply(s, m, ctx)
@@ -141,7 +150,7 @@ def ida_kernel(
                     top = d - 1 if cycle == CYCLE_PARENT else d
                     for j in range(first, top + 1):
                         same = True
-                        for k in range(width):
+                        for k in range(kw):
                             if words[j, k] != s[k]:
                                 same = False
                                 break
@@ -151,17 +160,20 @@ def ida_kernel(
                     if dup:
                         duplicates += 1
                         undo(s, m, ctx)
+                        if derived:
+                            for k in range(kw, width):
+                                s[k] = words[d, k]
                         continue
                 if not HAS_H_AFTER:
                     ch = h(s, ctx)
-                if ch < 0:
-                    undo(s, m, ctx)
-                    continue
                 f = wg * (g + c) + wh * ch
-                if f > bound:
-                    if f < next_bound:
+                if ch < 0 or f > bound or g + c + ch >= cap:
+                    if ch >= 0 and f > bound and f < next_bound:
                         next_bound = f
                     undo(s, m, ctx)
+                    if derived:
+                        for k in range(kw, width):
+                            s[k] = words[d, k]
                     continue
             nxt[d] = i
             pm[d] = m
@@ -172,7 +184,7 @@ def ida_kernel(
                 status = FOUND
                 break
             nxt[d] = -1
-            if keep:
+            if save:
                 for k in range(width):
                     words[d, k] = s[k]
             advanced = True
@@ -186,6 +198,9 @@ def ida_kernel(
             break
         d -= 1
         undo(s, pm[d], ctx)
+        if derived:
+            for k in range(kw, width):
+                s[k] = words[d, k]
     sc[DEPTH] = d
     sc[NEXT_BOUND] = next_bound
     sc[EXPANDED] = expanded
@@ -212,8 +227,13 @@ class IdaSearch:
     hs: Any
     pm: Any
 
-    def __init__(self, driver: Driver, wg: int = 1, wh: int = 1):
+    def __init__(self, driver: Driver, wg: int = 1, wh: int = 1, cap: int | None = None):
+        """``cap``: only answers cheaper than it (an anytime search's incumbent cost); the
+        Result's ``bound`` then says what the search proved about them (`floor`)."""
         self.driver, self.wg, self.wh = driver, wg, wh
+        self.cap = NO_BOUND if cap is None else cap
+        self.floor = 0  # a lower bound on the cost of any answer below ``cap``
+        self.h0 = 0
         rules, problem = driver.rules, driver.problem
         self.start = driver.encode(problem.initial_state())
         self.s = self.start.copy()
@@ -240,7 +260,7 @@ class IdaSearch:
         run, fns, ctx = drv.run, drv.fns, drv.rules.context
         if fns["is_goal"](self.start, ctx):
             return self._result(SOLVED, 0)
-        h0 = int(fns["h"](self.start, ctx))
+        h0 = self.h0 = int(fns["h"](self.start, ctx))
         if h0 < 0:
             return self._result(NO_SOLUTION)
         sc = self.sc
@@ -249,8 +269,12 @@ class IdaSearch:
         slices = drv.slices()
         while True:
             self.iterations += 1
+            # what an iteration starting at ``bound`` proves about every answer below the cap:
+            # IDA* (equal weights) starts it only when no path has g + h under it; weighted
+            # iterations prove only the root's (admissible) estimate
+            self.floor = bound // self.wg if self.wg == self.wh else h0
             if run.observer is not None:
-                run.observer.iteration(bound)
+                run.observer.iteration(bound if self.wg == 1 else bound / self.wg)
             sc[DEPTH], sc[BOUND], sc[NEXT_BOUND] = 0, bound, NO_BOUND
             self.words[0] = self.start
             self.s[:] = self.start
@@ -272,6 +296,8 @@ class IdaSearch:
                     self.wh,
                     self.every,
                     self.cycle,
+                    drv.rules.keys,
+                    self.cap,
                 )
                 if status == PAUSED:
                     depth = int(sc[DEPTH])
@@ -297,7 +323,7 @@ class IdaSearch:
         drv, sc = self.driver, self.sc
         path = drv.replay(self.start, [int(m) for m in self.pm[:depth]]) if status == SOLVED else None
         deepest = max(self.max_depth, depth)
-        return drv.result(
+        result = drv.result(
             status,
             path,
             expanded=int(sc[EXPANDED]),
@@ -307,3 +333,6 @@ class IdaSearch:
             max_frontier=deepest,
             stored=deepest + 1,
         )
+        if self.cap != NO_BOUND:
+            result.bound = self.cap if status == NO_SOLUTION else self.floor
+        return result

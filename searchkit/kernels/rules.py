@@ -33,6 +33,13 @@ Optional, each offered by defining it in the module:
 * ``inverse(m, ctx) -> int``: the move that takes ``m`` straight back (-1: none).  With the
   problem's ``cycle_check = "parent"`` IDA* then skips the move back without making it
   (otherwise it makes each move and compares the child with the parent).
+* ``derive(s, ctx)``: fills the derived words ``s[key_width:]`` from the key words
+  ``s[:key_width]``; required when ``CompiledRules.key_width`` is below ``width``.
+
+Derived words carry bookkeeping a domain updates per move, such as an incremental
+heuristic's partial sums: ``apply`` keeps them up to date, ``undo`` need restore only the key
+words (IDA* saves and restores the derived ones per depth), the tables store and compare
+only the key words (a state loaded from a table is completed by ``derive``).
 
 Costs and estimates are integers (``int64``; a path cost at most 2**31 - 1 in the tables,
 an estimate at most 2**24 - 1 for the best-first kernels): a domain with real-valued costs
@@ -43,9 +50,8 @@ and never keep state between calls outside ``s``.
 states: the same children, costs and actions, the same ``h`` and goal test, ``undo`` and
 the optional functions consistent with them; it names the first state where they disagree.
 
-Cost of the contract: the generated module's name hashes the rules module's source (not the
-modules it imports): keep a domain's compiled rules in one module, or change it when a
-helper it imports changes.
+Cost of the contract: the generated module's name hashes the rules module's source and
+that of the modules whose compiled functions it imports (not modules it reaches otherwise).
 """
 
 from __future__ import annotations
@@ -60,7 +66,7 @@ from ..compiled import numba_available
 from ..errors import InputError
 
 REQUIRED = ("moves", "apply", "h", "is_goal")
-OPTIONAL = ("undo", "h_after", "cost", "inverse")
+OPTIONAL = ("undo", "h_after", "cost", "inverse", "derive")
 MAX_WIDTH = 64  # words: the widest state the kernels take
 MAX_MOVES = 256  # move codes fit one byte
 CHOICES = ("auto", "on", "off")
@@ -78,7 +84,9 @@ class CompiledRules:
     state those words hold (equal to the one the Python problem reaches).  ``action(m,
     words)``: the Python action of move ``m`` made from the state ``words`` (the action the
     Python problem's successors name).  ``max_moves``: the most moves ``moves`` ever
-    writes.  Costs and estimates are integers.
+    writes.  ``key_width``: the leading words that identify a state (None: all ``width``);
+    ``encode`` gives and ``decode`` takes these, the rest are derived (the rules' ``derive``).
+    Costs and estimates are integers.
     """
 
     module: str
@@ -88,6 +96,12 @@ class CompiledRules:
     decode: Callable[[Any], Any]
     action: Callable[[int, Any], Any]
     max_moves: int
+    key_width: int | None = None
+
+    @property
+    def keys(self) -> int:
+        """The number of key words (those that identify a state)."""
+        return self.width if self.key_width is None else self.key_width
 
     def check(self) -> None:
         """`InputError` (one line) unless the description is one the kernels take."""
@@ -99,6 +113,8 @@ class CompiledRules:
             raise InputError(
                 f"compiled rules {self.module}: max_moves {self.max_moves} (the kernels take 1 to {MAX_MOVES})"
             )
+        if not isinstance(self.keys, int) or not 1 <= self.keys <= self.width:
+            raise InputError(f"compiled rules {self.module}: key_width {self.key_width} (1 to the width, {self.width})")
         if not isinstance(self.context, tuple) or not self.context:
             raise InputError(f"compiled rules {self.module}: the context must be a non-empty tuple of numpy arrays")
         import numpy as np
@@ -116,7 +132,10 @@ class CompiledRules:
         missing = [n for n in REQUIRED if not callable(getattr(mod, n, None))]
         if missing:
             raise InputError(f"compiled rules {self.module} lack {', '.join(missing)}")
-        return {n: getattr(mod, n) for n in REQUIRED + OPTIONAL if callable(getattr(mod, n, None))}
+        fns = {n: getattr(mod, n) for n in REQUIRED + OPTIONAL if callable(getattr(mod, n, None))}
+        if self.keys < self.width and "derive" not in fns:
+            raise InputError(f"compiled rules {self.module} have derived words (key_width) but no derive")
+        return fns
 
 
 def rules_of(problem: Any) -> CompiledRules | None:
@@ -164,12 +183,22 @@ def choose(problem: Any, compiled: str, engine: str, observer: Any = None) -> Co
 
 
 def rules_source(module: str) -> str:
-    """The source text of the rules module ``module`` (what names its generated kernels)."""
+    """The source text of the rules module ``module`` and of every module whose compiled
+    functions it imports (what names its generated kernels, so a change to either compiles
+    them afresh)."""
     mod = importlib.import_module(module)
-    try:
-        return inspect.getsource(mod)
-    except (OSError, TypeError):
-        raise InputError(f"compiled rules {module}: its source cannot be read") from None
+    names = {module}
+    for value in vars(mod).values():
+        py_func = getattr(value, "py_func", None)  # a numba dispatcher: where its function lives
+        if py_func is not None and isinstance(getattr(py_func, "__module__", None), str):
+            names.add(py_func.__module__)
+    texts = []
+    for name in sorted(names):
+        try:
+            texts.append(inspect.getsource(importlib.import_module(name)))
+        except (OSError, TypeError):
+            raise InputError(f"compiled rules {module}: the source of {name} cannot be read") from None
+    return "\0".join(texts)
 
 
 # -- the names the kernel templates are written against ------------------------------------------
@@ -179,6 +208,7 @@ def rules_source(module: str) -> str:
 HAS_H_AFTER = False  # the rules define h_after
 HAS_COST = False  # the rules define cost
 HAS_INVERSE = False  # the rules define inverse
+HAS_DERIVE = False  # the rules define derive
 
 
 def moves(s: Any, ctx: Any, out: Any) -> int:
@@ -206,6 +236,10 @@ def cost(s: Any, m: int, ctx: Any) -> int:
 
 
 def inverse(m: int, ctx: Any) -> int:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def derive(s: Any, ctx: Any) -> None:
     raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
 
 

@@ -35,15 +35,22 @@ SLICE_SECONDS = 0.02  # the time a slice aims at
 
 
 class Slices:
-    """Slice lengths and the check between slices, for one `Run`."""
+    """Slice lengths and the check between slices, for one `Run`.
+
+    The first slice expands nothing: it loads the kernel (numba compiles it, or loads it from
+    its cache, on the first call in a process), after which the check starts the run's clock
+    again (`Run.restart`), so neither counts as search time."""
 
     def __init__(self, run: Any, max_moves: int):
         self.run, self.max_moves = run, max_moves
         self.step = FIRST_SLICE
         self.at = perf_counter()
+        self.primed = False
 
     def stop(self, expanded: int, stored: int = 0) -> int:
         """The expansion count at which the next slice ends."""
+        if not self.primed:
+            return int(expanded)
         step = self.step
         guard = self.run.guard
         if guard.max_stored is not None:  # near the state limit, slices small enough not to pass it far
@@ -55,6 +62,11 @@ class Slices:
 
     def check(self, expanded: int, generated: int, stored: int, best: float | None) -> bool:
         """The periodic check after a slice: True (the run's reason set) when a limit stops the search."""
+        if not self.primed:
+            self.primed = True
+            self.run.restart()
+            self.at = perf_counter()
+            return False
         now = perf_counter()
         took, self.at = now - self.at, now
         if took < SLICE_SECONDS / 2:
@@ -84,13 +96,22 @@ class Driver:
         self.run = Run(name, limits, observer)
 
     def encode(self, state: Any) -> Any:
-        """The words of ``state``, checked to be ``width`` ``uint64``."""
-        words = np.ascontiguousarray(self.rules.encode(state), dtype=np.uint64)
-        if words.shape != (self.rules.width,):
-            raise InputError(
-                f"compiled rules {self.rules.module}: encode gave {words.shape} words, not ({self.rules.width},)"
-            )
+        """The ``width`` words of ``state``: its key words (`CompiledRules.encode`, checked
+        to be ``key_width`` ``uint64``) and the derived ones (the rules' ``derive``)."""
+        rules = self.rules
+        keys = np.ascontiguousarray(rules.encode(state), dtype=np.uint64)
+        if keys.shape != (rules.keys,):
+            raise InputError(f"compiled rules {rules.module}: encode gave {keys.shape} words, not ({rules.keys},)")
+        if rules.keys == rules.width:
+            return keys
+        words = np.zeros(rules.width, dtype=np.uint64)
+        words[: rules.keys] = keys
+        self.fns["derive"](words, rules.context)
         return words
+
+    def decode(self, words: Any) -> Any:
+        """The Python state the words ``words`` hold (their key words decoded)."""
+        return self.rules.decode(words[: self.rules.keys].copy())
 
     def slices(self) -> Slices:
         return Slices(self.run, self.rules.max_moves)
@@ -120,11 +141,11 @@ class Driver:
         """``(actions, states, cost)`` of the moves ``moves`` made from the words ``start``."""
         rules, apply, ctx = self.rules, self.fns["apply"], self.rules.context
         words = start.copy()
-        actions, states, cost = [], [rules.decode(words.copy())], 0
+        actions, states, cost = [], [self.decode(words)], 0
         for m in moves:
             actions.append(rules.action(m, words.copy()))
             cost += int(apply(words, m, ctx))
-            states.append(rules.decode(words.copy()))
+            states.append(self.decode(words))
         return actions, states, cost
 
     def result(self, status: str, path: tuple[list[Any], list[Any], Any] | None, **counters: int) -> Result:

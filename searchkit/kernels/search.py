@@ -58,14 +58,18 @@ def compiled_idastar(
     limits: Limits | None = None,
     observer: Observer | None = None,
     name: str = "idastar",
+    weights: tuple[int, int] | None = None,
+    cap: int | None = None,
 ) -> Result:
     """IDA* (weighted IDA* with ``weight > 1``) over ``rules`` (`searchkit.kernels.idastar`);
-    the rules must offer ``undo``."""
+    the rules must offer ``undo``.  ``weights``: the integer weights ``(wg, wh)`` of ``g``
+    and ``h`` in the bound, in place of ``weight``.  ``cap``: only answers cheaper than it,
+    the Result's ``bound`` then a lower bound on any such answer (for anytime searches)."""
     driver = _driver(problem, rules, name, limits, observer)
     if "undo" not in driver.fns:
         raise InputError(f"compiled rules {rules.module} lack undo, which idastar needs")
-    wg, wh = integer_weights(weight)
-    return IdaSearch(driver, wg, wh).solve()
+    wg, wh = integer_weights(weight) if weights is None else weights
+    return IdaSearch(driver, wg, wh, cap).solve()
 
 
 def compiled_bfs(

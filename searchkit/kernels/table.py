@@ -25,10 +25,10 @@ LOAD = 0.75  # the fullest the index gets
 FIRST_INDEX = 1 << 16  # index entries of a new table (1.3 MB for one-word states: fewer growths)
 
 
-def hash_words(s: Any) -> Any:
-    """A 64-bit hash of the words ``s`` (splitmix64's finaliser over each word in turn)."""
+def hash_words(s: Any, width: int) -> Any:
+    """A 64-bit hash of the words ``s[:width]`` (splitmix64's finaliser over each word in turn)."""
     x = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(s.shape[0]):
+    for i in range(width):
         z = x ^ s[i]
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -37,12 +37,13 @@ def hash_words(s: Any) -> Any:
 
 
 def find_slot(keys: Any, index: Any, s: Any) -> Any:
-    """The slot of state ``s``, or ``-(position + 1)`` of the empty index entry where it goes."""
+    """The slot of state ``s`` (its key words, the table's width), or ``-(position + 1)`` of
+    the empty index entry where it goes."""
     mask = index.shape[0] - 1
-    hv = hash_words(s)
+    width = keys.shape[1]
+    hv = hash_words(s, width)
     fp = np.int64(hv >> np.uint64(33))
     i = np.int64(hv & np.uint64(mask))
-    width = s.shape[0]
     while True:
         e = index[i]
         if e == 0:
@@ -61,16 +62,17 @@ def find_slot(keys: Any, index: Any, s: Any) -> Any:
 
 def add_slot(keys: Any, index: Any, s: Any, where: int, slot: int) -> None:
     """Store state ``s`` in row ``slot`` and index entry ``where`` (`find_slot`'s ``-(where + 1)``)."""
-    for j in range(s.shape[0]):
+    width = keys.shape[1]
+    for j in range(width):
         keys[slot, j] = s[j]
-    index[where] = ((np.int64(hash_words(s) >> np.uint64(33))) << 32) | (slot + 1)
+    index[where] = ((np.int64(hash_words(s, width) >> np.uint64(33))) << 32) | (slot + 1)
 
 
 def rehash(keys: Any, n: int, index: Any) -> None:
     """Index the first ``n`` rows of ``keys`` in the empty ``index``."""
     mask = index.shape[0] - 1
     for slot in range(n):
-        hv = hash_words(keys[slot])
+        hv = hash_words(keys[slot], keys.shape[1])
         i = np.int64(hv & np.uint64(mask))
         while index[i] != 0:
             i = (i + 1) & mask

@@ -1,0 +1,274 @@
+"""The sliding-tile puzzle's compiled rules (`searchkit.kernels.rules`), any board size.
+
+Key words: the board, ``bits`` per cell (4 up to 16 cells, else the bits of ``n - 1``), as
+many whole cells per word as fit; the 15-puzzle's board is one word.  Derived words: the
+blank's cell, and for a pattern database the bookkeeping that makes its estimate
+incremental (Korf & Felner 2002): per group the table index of the plain and of the
+mirrored placement and their values, the two sums, and for rank-indexed tables the tile ->
+cell map.  Moves 0-3 are the blank's U, D, L, R (the Python problem's order); move
+``m ^ 1`` takes ``m`` back; every move costs 1.
+
+``ctx = (tab, flat)``: ``flat`` the pattern databases' tables back to back (`uint8`; one
+zero without them); ``tab`` (`int64`) the header slots named below, then the segments they
+point to: per blank cell and move the cell the blank reaches (-1: none), the Manhattan
+distance of tile ``t`` on cell ``p`` at ``t * n + p``, each cell's word and shift, the
+goal's key words, and for the tables (`searchkit_npuzzle.pdb`) each group's offset in
+``flat``, each tile's group and place value, the same for the tile it becomes in the mirror
+image, the mirror's cell map, the identity map, and for rank-indexed tables the tiles of
+each group and of its mirror image, the group sizes and the rank factors.  `context` builds
+it.  The functions run compiled under numba and as plain Python without it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+try:
+    from numba import njit
+except ImportError:  # without numba the compiled engines never run; `searchkit check` skips them
+
+    def njit(*args: Any, **kwargs: Any) -> Any:  # type: ignore[no-redef]
+        return args[0] if args and callable(args[0]) else (lambda f: f)
+
+
+MANHATTAN, PDB, COMPACT = 0, 1, 2  # the estimate: Manhattan distance, base-n or rank-indexed tables
+# header slots of ``tab``: scalars, then where each segment starts
+KIND, CELLS, BITS, KEYS, GROUPS, ROW = range(6)  # ROW: the rank tables' row length
+BLANK, IDX, VAL, SUMS, POS = range(6, 11)  # where the derived words start in a state
+NBR, MD, CW, CS, GOAL, OFFS, GROUP, WEIGHT, MGROUP, MWEIGHT, CMAP, IDENT, GTILES, MTILES, GSIZE, FAC = range(11, 27)
+HEADER = 27
+
+
+def layout(kind: int, n: int, groups: int) -> tuple[int, int]:
+    """``(key words, all words)`` of a state on ``n`` cells with ``groups`` tables."""
+    keys = -(-n // (64 // max(4, (n - 1).bit_length())))
+    width = keys + 1
+    if kind != MANHATTAN:
+        width += 4 * groups + 2
+    if kind == COMPACT:
+        width += n
+    return keys, width
+
+
+def context(
+    kind: int,
+    width: int,
+    height: int,
+    goal: tuple[int, ...],
+    md: list[list[int]],
+    db: Any = None,
+) -> tuple[Any, Any]:
+    """The ``ctx`` of a ``width`` x ``height`` board with goal ``goal`` (cell -> tile), the
+    Manhattan table ``md[t][p]`` and (``kind`` `PDB` or `COMPACT`) the database ``db``."""
+    n = width * height
+    bits = max(4, (n - 1).bit_length())
+    per = 64 // bits
+    ng = len(db.groups) if db is not None else 0
+    keys, _ = layout(kind, n, ng)
+    nbr = [-1] * (4 * n)
+    for b in range(n):
+        r, c = divmod(b, width)
+        for m, (ok, p) in enumerate(
+            ((r > 0, b - width), (r < height - 1, b + width), (c > 0, b - 1), (c < width - 1, b + 1))
+        ):
+            if ok:
+                nbr[4 * b + m] = p
+    goal_words = [0] * keys
+    for p, t in enumerate(goal):
+        goal_words[p // per] |= t << (bits * (p % per))
+    segments: dict[int, list[int]] = {
+        NBR: nbr,
+        MD: [v for row in md for v in row],
+        CW: [p // per for p in range(n)],
+        CS: [bits * (p % per) for p in range(n)],
+        GOAL: [w - (1 << 64) if w >> 63 else w for w in goal_words],  # as int64, bit for bit
+    }
+    flat = np.zeros(1, dtype=np.uint8)
+    row = 1
+    if db is not None:
+        group, weight, mgroup, mweight = db.tile_keys()
+        cmap, tile_map = db.mirror if db.mirror is not None else (list(range(n)), list(range(n)))
+        flat, offs = db.flat(sparse=kind == PDB)
+        segments.update({OFFS: [int(o) for o in offs], GROUP: group, WEIGHT: weight, MGROUP: mgroup, MWEIGHT: mweight})
+        segments.update({CMAP: list(cmap), IDENT: list(range(n))})
+        if kind == COMPACT:
+            from .pdb.ranking import rank_factors
+
+            row = max(len(g) for g in db.groups)
+            gt, mt, fac = [0] * (ng * row), [0] * (ng * row), [0] * (ng * row)
+            for i, g in enumerate(db.groups):
+                gt[i * row : i * row + len(g)] = g
+                mt[i * row : i * row + len(g)] = [tile_map[t] for t in g]
+                fac[i * row : i * row + len(g)] = rank_factors(n, len(g))
+            segments.update({GTILES: gt, MTILES: mt, GSIZE: [len(g) for g in db.groups], FAC: fac})
+    head = [0] * HEADER
+    head[KIND], head[CELLS], head[BITS], head[KEYS], head[GROUPS], head[ROW] = kind, n, bits, keys, ng, row
+    head[BLANK] = keys
+    head[IDX] = keys + 1
+    head[VAL] = head[IDX] + 2 * ng
+    head[SUMS] = head[VAL] + 2 * ng
+    head[POS] = head[SUMS] + 2
+    body: list[int] = []
+    for slot in range(NBR, HEADER):
+        head[slot] = HEADER + len(body)
+        body += segments.get(slot, [])
+    return np.array(head + body, dtype=np.int64), np.ascontiguousarray(flat, dtype=np.uint8)
+
+
+@njit(cache=True, inline="always")
+def _tile(s, tab, p):
+    sh = np.uint64(tab[tab[CS] + p])
+    return np.int64((s[tab[tab[CW] + p]] >> sh) & np.uint64((1 << tab[BITS]) - 1))
+
+
+@njit(cache=True, inline="always")
+def _put(s, tab, p, t):
+    w = tab[tab[CW] + p]
+    sh = np.uint64(tab[tab[CS] + p])
+    s[w] = (s[w] & ~(np.uint64((1 << tab[BITS]) - 1) << sh)) | (np.uint64(t) << sh)
+
+
+@njit(cache=True)
+def moves(s, ctx, out):
+    tab = ctx[0]
+    nbr = tab[NBR] + 4 * np.int64(s[tab[BLANK]])
+    n = 0
+    for m in range(4):
+        if tab[nbr + m] >= 0:
+            out[n] = m
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _slide(s, tab, m):
+    """Make move ``m`` on the board and the blank's word: ``(tile moved, from, to)``."""
+    b = np.int64(s[tab[BLANK]])
+    nb = tab[tab[NBR] + 4 * b + m]
+    t = _tile(s, tab, nb)
+    _put(s, tab, b, t)
+    _put(s, tab, nb, 0)
+    s[tab[BLANK]] = nb
+    return t, nb, b
+
+
+@njit(cache=True, inline="always")
+def _find_blank(s, tab):
+    for p in range(tab[CELLS]):
+        if _tile(s, tab, p) == 0:
+            s[tab[BLANK]] = p
+
+
+@njit(cache=True)
+def apply(s, m, ctx):
+    _slide(s, ctx[0], m)
+    return 1
+
+
+@njit(cache=True)
+def undo(s, m, ctx):
+    """Slides the tile back (the key words and the blank; the kernels restore the rest)."""
+    tab = ctx[0]
+    c = np.int64(s[tab[BLANK]])
+    p = tab[tab[NBR] + 4 * c + (m ^ 1)]
+    _put(s, tab, c, _tile(s, tab, p))
+    _put(s, tab, p, 0)
+    s[tab[BLANK]] = p
+
+
+@njit(cache=True)
+def derive(s, ctx):
+    _find_blank(s, ctx[0])
+
+
+@njit(cache=True)
+def h(s, ctx):
+    tab = ctx[0]
+    n, md = tab[CELLS], tab[MD]
+    total = 0
+    for p in range(n):
+        total += tab[md + _tile(s, tab, p) * n + p]
+    return total
+
+
+@njit(cache=True)
+def h_after(s, m, hs, ctx):
+    tab = ctx[0]
+    b = np.int64(s[tab[BLANK]])
+    nb = tab[tab[NBR] + 4 * b + m]
+    t = _tile(s, tab, nb)
+    n, md = tab[CELLS], tab[MD]
+    return hs + tab[md + t * n + b] - tab[md + t * n + nb]
+
+
+@njit(cache=True)
+def cost(s, m, ctx):
+    return 1
+
+
+@njit(cache=True)
+def inverse(m, ctx):
+    return m ^ 1
+
+
+@njit(cache=True)
+def is_goal(s, ctx):
+    tab = ctx[0]
+    goal = tab[GOAL]
+    for i in range(tab[KEYS]):
+        if s[i] != np.uint64(tab[goal + i]):
+            return False
+    return True
+
+
+# -- the Python side: how states and actions cross ------------------------------------------------
+
+
+def offer(problem: Any) -> Any:
+    """The `CompiledRules` of ``problem`` (an `NPuzzleProblem`) with its heuristic: Manhattan
+    distance or a pattern database; None for other heuristics (linear conflicts have no
+    compiled form) or a board whose state would be wider than the kernels take."""
+    from searchkit import CompiledRules
+    from searchkit.kernels.rules import MAX_WIDTH
+
+    name = problem.heuristic_name or ""
+    db = None
+    if name == "manhattan":
+        kind = MANHATTAN
+    elif name.startswith("pdb-"):
+        from .pdb import get_database
+
+        db = get_database(name, problem.width, problem.height, tuple(problem.goal))
+        kind = PDB if db.sparse() is not None else COMPACT
+    else:
+        return None
+    n = problem.n
+    keys, width = layout(kind, n, len(db.groups) if db is not None else 0)
+    if width > MAX_WIDTH:
+        return None
+    bits, mask = problem.bits, problem.mask
+    per = 64 // bits
+    full = (1 << 64) - 1
+
+    def encode(state: int) -> Any:
+        words = np.zeros(keys, dtype=np.uint64)
+        for i in range(keys):
+            words[i] = np.uint64((state >> (bits * per * i)) & full & ((1 << (bits * min(per, n - per * i))) - 1))
+        return words
+
+    def decode(words: Any) -> int:
+        board = tuple((int(words[p // per]) >> (bits * (p % per))) & mask for p in range(n))
+        return int(problem.encode(board))
+
+    return CompiledRules(
+        module=__name__ if kind == MANHATTAN else f"{__package__}.rules_pdb",
+        width=width,
+        key_width=keys,
+        context=context(kind, problem.width, problem.height, tuple(problem.goal), problem.manhattan_table(), db),
+        encode=encode,
+        decode=decode,
+        action=lambda m, words: "UDLR"[m],
+        max_moves=4,
+    )
