@@ -26,6 +26,7 @@ from .engines.paths import path_from_links, path_from_parents
 from .engines.portfolio import check_portfolio, describe_members
 from .errors import InputError
 from .hookspecs import hookimpl
+from .kernels import CompiledRules
 from .limits import Limits
 from .observer import Observer
 from .problem import GraphProblem, Problem
@@ -38,6 +39,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "BestFirstSearch",
+    "CompiledRules",
     "Domain",
     "EngineInfo",
     "EngineParam",
