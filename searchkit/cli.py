@@ -342,7 +342,10 @@ def _search(job: Job, limits: Limits, json_output: bool, observer: Observer | No
 
     show = not json_output and sys.stderr.isatty()
     improve = observer is None  # a drawn search tree shows the path the search found
-    compiled = job.engine.warm_up is not None  # engines with one-off set-up are those with compiled code
+    from .kernels.rules import chosen_for
+
+    # engines with one-off set-up are those with compiled code; any other may run over the problem's compiled rules
+    compiled = job.engine.warm_up is not None or chosen_for(job.engine, job.params, job.problem, observer) is not None
     notices = compile_notices(lambda name: _tell_compiling(job, name)) if compiled else nullcontext()
     with _Interrupt(limits), notices as compiles:
         if show:

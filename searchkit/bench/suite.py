@@ -161,10 +161,24 @@ def validate_configs(suite: Suite) -> None:
             job = prepare_job(
                 suite.domain, suite.options_for(config, first), config.engine, config.heuristic, config.params
             )
+            _load_kernels(job)
         except InputError as e:
             raise InputError(f"{suite.path}: [[configs]] #{i} ({config.name}): {e}") from None
         if job.engine.warm_up is not None:  # done once here, inherited by every forked worker
             job.engine.warm_up()
+
+
+def _load_kernels(job: Any) -> None:
+    """The compiled kernels of the problem's rules loaded (compiled the first time on this
+    machine) when the job's engine runs over them (`searchkit.kernels.rules.chosen_for`):
+    once here, so no forked worker's time counts their load."""
+    from ..kernels.rules import chosen_for
+
+    rules = chosen_for(job.engine, job.params, job.problem)
+    if rules is not None:
+        from ..kernels.search import warm_up
+
+        warm_up(job.problem, rules)
 
 
 def parse_select(text: Any, count: int, where: str) -> list[int]:

@@ -182,6 +182,16 @@ def choose(problem: Any, compiled: str, engine: str, observer: Any = None) -> Co
     return rules
 
 
+def chosen_for(engine: Any, params: dict[str, Any], problem: Any, observer: Any = None) -> CompiledRules | None:
+    """The rules the engine ``engine`` (an `EngineInfo`) run with ``params`` on ``problem``
+    runs compiled over (`choose`), or None: an engine without the parameter ``compiled``, or
+    one that runs in Python.  What the callers that load the kernels ahead ask."""
+    spec = engine.specs.get("compiled")
+    if spec is None:
+        return None
+    return choose(problem, params.get("compiled", spec.default), engine.name, observer)
+
+
 def rules_source(module: str) -> str:
     """The source text of the rules module ``module`` and of every module whose compiled
     functions it imports (what names its generated kernels, so a change to either compiles

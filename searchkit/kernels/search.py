@@ -86,9 +86,17 @@ def compiled_bfs(
 
 def warm_up(problem: Any, rules: CompiledRules) -> None:
     """Compile (the first time on this machine) or load from the cache every kernel for
-    ``rules``, by running each search for no expansion on ``problem``."""
+    ``rules``, by running each search for no expansion on ``problem``, and the rules' ``apply``
+    the drivers call from Python (to replay an answer), by making a move of the start."""
+    import numpy as np
+
     none = Limits(max_expanded=0)
     compiled_astar(problem, rules, limits=none)
     compiled_bfs(problem, rules, limits=none)
-    if "undo" in rules.functions():
+    fns = rules.functions()
+    if "undo" in fns:
         compiled_idastar(problem, rules, limits=none)
+    words = _driver(problem, rules, "warm-up", none, None).encode(problem.initial_state())
+    out = np.zeros(rules.max_moves, dtype=np.int64)
+    if fns["moves"](words, rules.context, out) > 0:
+        fns["apply"](words, int(out[0]), rules.context)

@@ -113,3 +113,4 @@ if __name__ == "__main__":
     DATA.mkdir(parents=True, exist_ok=True)
     write("rooms", rooms(), 12, 1)
     write("maze", maze(), 12, 2)
+    write("rooms-large", rooms(256, 192), 12, 3)  # searches long enough to time (the compiled bench)

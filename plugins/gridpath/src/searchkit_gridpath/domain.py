@@ -168,8 +168,10 @@ class GridPathDomain(Domain):
         ``gridpath:NAME``), with the file's optimal length as the expected cost.
 
         The lengths are for 8-connected moves: a configuration with ``connectivity = 4``
-        will (rightly) not match them.
+        will (rightly) not match them.  ``SOURCE?connectivity=4`` gives the same problems
+        4-connected (each instance's options say so) and without expected costs.
         """
+        source, connectivity = split_connectivity(source)
         if source.startswith(BUNDLED):
             path = bundled_scen(source[len(BUNDLED) :])
         else:
@@ -178,7 +180,23 @@ class GridPathDomain(Domain):
         for s in scenarios:  # check every line against its map now, not in the workers
             check_fits(read_map(map_of_scenario(path, s)), s, f"{path.name} line {s.line}")
         stem = path.name[: -len(".map.scen")] if path.name.endswith(".map.scen") else path.stem
+        if connectivity == 4:
+            return [
+                Instance(f"{stem}-{s.number}", {"scen": path, "index": s.number, "connectivity": 4}) for s in scenarios
+            ]
         return [Instance(f"{stem}-{s.number}", {"scen": path, "index": s.number}, s.optimal) for s in scenarios]
+
+
+def split_connectivity(source: str) -> tuple[str, int]:
+    """``SOURCE?connectivity=N`` (N 4 or 8) as ``(SOURCE, N)``; a source without it as
+    ``(source, 8)``.  Anything else after ``?`` is an `InputError`."""
+    if "?" not in source:
+        return source, 8
+    head, _, tail = source.partition("?")
+    key, _, value = tail.partition("=")
+    if key != "connectivity" or value not in ("4", "8"):
+        raise InputError(f"{source!r}: after '?' only connectivity=4 or connectivity=8 (got {tail!r})")
+    return head, int(value)
 
 
 def draw_path(problem: GridProblem, path: list[tuple[int, int]]) -> str:

@@ -4,12 +4,15 @@ A state is one int, the cell's index in a copy of the map with a one-cell blocke
 (``(y + 1) * stride + x + 1``), so a neighbour is an addition and no move needs a bounds
 check.  Straight moves cost 1 and diagonal ones sqrt(2); a diagonal move is allowed only
 when both cells it passes between are free (no corner cutting), the Moving AI rule.
-Moves are symmetric, so the problem also offers goal states and predecessors.
+Moves are symmetric, so the problem also offers goal states and predecessors.  A 4-connected
+grid also offers compiled rules (`compiled_rules`, the numba module `searchkit_gridpath.rules`).
 """
 
 from __future__ import annotations
 
 import math
+
+from searchkit import CompiledRules
 
 from .movingai import GridMap
 
@@ -48,6 +51,7 @@ class GridProblem:
         self.moves = tuple(moves)
         self.heuristic = None  # set by use_heuristic, with backward_heuristic
         self.backward_heuristic = None
+        self.estimate = None  # the make_estimate use_heuristic attached, with its h: (make_estimate, h)
 
     # -- cells ---------------------------------------------------------------------------------
     def cell(self, x: int, y: int) -> int:
@@ -100,6 +104,43 @@ class GridProblem:
 
         self.heuristic = h
         self.backward_heuristic = from_start
+        self.estimate = (make_estimate, h)
+
+    # -- compiled rules --------------------------------------------------------------------
+    def compiled_rules(self) -> CompiledRules | None:
+        """The rules of `searchkit_gridpath.rules` for this grid (`searchkit.kernels.rules` is
+        the contract), or None where they cannot give the Python problem's numbers exactly.
+
+        Offered on 4-connected grids (unit costs) with no heuristic or with ``octile``
+        (Manhattan distance there).  None on 8-connected grids: diagonal moves cost sqrt(2)
+        and the kernels take integer costs only, so the engines run in Python there; None with
+        ``euclidean`` (not an integer) or a heuristic another plugin attached.  Builds three
+        small numpy arrays (a byte per cell); imports neither numba nor the rules module."""
+        if self.connectivity != 4:
+            return None
+        if self.heuristic is None:
+            with_h = 0
+        elif self.estimate is not None and self.estimate[0] is octile and self.estimate[1] is self.heuristic:
+            with_h = 1
+        else:
+            return None
+        import numpy as np
+
+        (gx, gy), stride = self.goal_xy, self.stride
+        names = tuple(name for name, *_rest in self.moves)
+        return CompiledRules(
+            module="searchkit_gridpath.rules",
+            width=1,
+            context=(
+                np.frombuffer(bytes(self.free), dtype=np.uint8),
+                np.array([offset for _name, offset, *_rest in self.moves], dtype=np.int64),
+                np.array([stride, self.goal, gy + 1, gx + 1, with_h], dtype=np.int64),
+            ),
+            encode=lambda cell: np.array([cell], dtype=np.uint64),
+            decode=lambda words: int(words[0]),
+            action=lambda m, _words: names[m],
+            max_moves=4,
+        )
 
 
 def octile(dx: int, dy: int, connectivity: int) -> float:
