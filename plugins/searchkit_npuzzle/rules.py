@@ -27,10 +27,14 @@ import numpy as np
 
 try:
     from numba import njit
+    from numba.cpython.unsafe.numbers import trailing_zeros
 except ImportError:  # without numba the compiled engines never run; `searchkit check` skips them
 
     def njit(*args: Any, **kwargs: Any) -> Any:  # type: ignore[no-redef]
         return args[0] if args and callable(args[0]) else (lambda f: f)
+
+    def trailing_zeros(x: Any) -> int:  # type: ignore[misc]
+        return (int(x) & -int(x)).bit_length() - 1
 
 
 MANHATTAN, PDB, COMPACT = 0, 1, 2  # the estimate: Manhattan distance, base-n or rank-indexed tables
@@ -119,21 +123,33 @@ def context(
 
 @njit(cache=True, inline="always")
 def _tile(s, tab, p):
+    if tab[KEYS] == 1:  # one word of nibbles (up to 16 cells): no lookups
+        return np.int64((s[0] >> np.uint64(4 * p)) & np.uint64(15))
     sh = np.uint64(tab[tab[CS] + p])
     return np.int64((s[tab[tab[CW] + p]] >> sh) & np.uint64((1 << tab[BITS]) - 1))
 
 
 @njit(cache=True, inline="always")
+def _blank(s, tab):
+    """The blank's cell (the first derived word)."""
+    return np.int64(s[tab[BLANK]])
+
+
+@njit(cache=True, inline="always")
 def _put(s, tab, p, t):
+    if tab[KEYS] == 1:
+        sh = np.uint64(4 * p)
+        s[0] = (s[0] & ~(np.uint64(15) << sh)) | (np.uint64(t) << sh)
+        return
     w = tab[tab[CW] + p]
     sh = np.uint64(tab[tab[CS] + p])
     s[w] = (s[w] & ~(np.uint64((1 << tab[BITS]) - 1) << sh)) | (np.uint64(t) << sh)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def moves(s, ctx, out):
     tab = ctx[0]
-    nbr = tab[NBR] + 4 * np.int64(s[tab[BLANK]])
+    nbr = tab[NBR] + 4 * _blank(s, tab)
     n = 0
     for m in range(4):
         if tab[nbr + m] >= 0:
@@ -145,7 +161,7 @@ def moves(s, ctx, out):
 @njit(cache=True, inline="always")
 def _slide(s, tab, m):
     """Make move ``m`` on the board and the blank's word: ``(tile moved, from, to)``."""
-    b = np.int64(s[tab[BLANK]])
+    b = _blank(s, tab)
     nb = tab[tab[NBR] + 4 * b + m]
     t = _tile(s, tab, nb)
     _put(s, tab, b, t)
@@ -156,34 +172,40 @@ def _slide(s, tab, m):
 
 @njit(cache=True, inline="always")
 def _find_blank(s, tab):
+    if tab[KEYS] == 1:  # nibbles: the lowest cell whose four bits are all 0 (cells past n are never lower)
+        x = ~s[0]
+        y = x & (x >> np.uint64(1))
+        y = y & (y >> np.uint64(2)) & np.uint64(0x1111111111111111)
+        s[tab[BLANK]] = np.uint64(trailing_zeros(y) >> 2)
+        return
     for p in range(tab[CELLS]):
         if _tile(s, tab, p) == 0:
             s[tab[BLANK]] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s, m, ctx):
     _slide(s, ctx[0], m)
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def undo(s, m, ctx):
     """Slides the tile back (the key words and the blank; the kernels restore the rest)."""
     tab = ctx[0]
-    c = np.int64(s[tab[BLANK]])
+    c = _blank(s, tab)
     p = tab[tab[NBR] + 4 * c + (m ^ 1)]
     _put(s, tab, c, _tile(s, tab, p))
     _put(s, tab, p, 0)
     s[tab[BLANK]] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def derive(s, ctx):
     _find_blank(s, ctx[0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def h(s, ctx):
     tab = ctx[0]
     n, md = tab[CELLS], tab[MD]
@@ -193,27 +215,27 @@ def h(s, ctx):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def h_after(s, m, hs, ctx):
     tab = ctx[0]
-    b = np.int64(s[tab[BLANK]])
+    b = _blank(s, tab)
     nb = tab[tab[NBR] + 4 * b + m]
     t = _tile(s, tab, nb)
     n, md = tab[CELLS], tab[MD]
     return hs + tab[md + t * n + b] - tab[md + t * n + nb]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cost(s, m, ctx):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def inverse(m, ctx):
     return m ^ 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_goal(s, ctx):
     tab = ctx[0]
     goal = tab[GOAL]

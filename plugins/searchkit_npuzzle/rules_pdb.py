@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from .rules import (
-    BLANK,
     CELLS,
     CMAP,
     COMPACT,
@@ -35,6 +34,8 @@ from .rules import (
     SUMS,
     VAL,
     WEIGHT,
+    BLANK,
+    _blank,
     _find_blank,
     _slide,
     _tile,
@@ -84,7 +85,7 @@ def _key(s, tab, g, t, b, nb, mirror):
     return _rank(s, tab, g, tab[GTILES], tab[IDENT], t, b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s, m, ctx):
     tab, flat = ctx[0], ctx[1]
     t, nb, b = _slide(s, tab, m)
@@ -108,7 +109,7 @@ def apply(s, m, ctx):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def derive(s, ctx):
     tab, flat = ctx[0], ctx[1]
     _find_blank(s, tab)
@@ -146,16 +147,16 @@ def derive(s, ctx):
     s[sums + 1] = other
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def h(s, ctx):
     sums = ctx[0][SUMS]
     return max(np.int64(s[sums]), np.int64(s[sums + 1]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def h_after(s, m, hs, ctx):
     tab, flat = ctx[0], ctx[1]
-    b = np.int64(s[tab[BLANK]])
+    b = _blank(s, tab)
     nb = tab[tab[NBR] + 4 * b + m]
     t = _tile(s, tab, nb)
     ng, val, sums, offs = tab[GROUPS], tab[VAL], tab[SUMS], tab[OFFS]
