@@ -34,7 +34,6 @@ from .rules import (
     SUMS,
     VAL,
     WEIGHT,
-    BLANK,
     _blank,
     _find_blank,
     _slide,
