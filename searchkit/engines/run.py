@@ -29,8 +29,9 @@ COUNTERS = ("expanded", "generated", "duplicates", "reopened", "max_frontier", "
 class Run:
     """One search's limits, observer and counters."""
 
-    __slots__ = ("name", "guard", "observer", "next_check", "reason", "tables", "within", "_stored_then", "_limits")
-    __slots__ += COUNTERS
+    __slots__ = ("name", "guard", "observer", "next_check", "reason", "tables", "within", "_stored_then", "_limits") + (
+        COUNTERS
+    )
     # the counters, set from `COUNTERS` in __init__
     expanded: int
     generated: int
