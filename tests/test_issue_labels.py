@@ -132,14 +132,16 @@ def test_a_limit_without_an_answer_promises_nothing_in_the_library(counter):
 
 
 def test_a_limit_without_an_answer_promises_nothing_on_the_command_line():
-    args = ["solve", "npuzzle", "--size", "4", "--seed", "1", "--engine", "astar", "--heuristic", "manhattan"]
+    # the Python A* (the compiled one's header adds "(compiled)": tests/test_kernels.py)
+    off = ["-P", "compiled=off"]
+    args = ["solve", "npuzzle", "--size", "4", "--seed", "1", "--engine", "astar", "--heuristic", "manhattan", *off]
     r = cli(*args, "--max-nodes", "10", "--json")
     assert r.exit_code == 3 and json.loads(r.stdout)["guarantee"] is None
     r = cli(*args, "--max-nodes", "10")
     header = next(line for line in r.stdout.splitlines() if line.startswith("engine "))
-    assert header == "engine astar · heuristic manhattan"
-    r = cli("solve", "npuzzle", "--board", EASY, "--engine", "astar", "--heuristic", "manhattan")
-    assert r.exit_code == 0 and "engine astar · heuristic manhattan · optimal" in r.stdout
+    assert header == "engine astar · heuristic manhattan · compiled off"
+    r = cli("solve", "npuzzle", "--board", EASY, "--engine", "astar", "--heuristic", "manhattan", *off)
+    assert r.exit_code == 0 and "engine astar · heuristic manhattan · compiled off · optimal" in r.stdout
 
 
 def test_a_limit_without_an_answer_promises_nothing_in_the_web_app():
