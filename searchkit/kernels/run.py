@@ -156,7 +156,7 @@ class Driver:
         words = np.empty((len(codes) + 1, rules.width), dtype=np.uint64)
         costs = np.empty(len(codes), dtype=np.int64)
         self.kernels.replay_moves(start.copy(), codes, rules.context, words, costs)
-        words.flags.writeable = False  # the rows are handed to decode and action as they are
+        words.setflags(write=False)  # the rows are handed to decode and action as they are
         decode, action, keys = rules.decode, rules.action, rules.keys
         full = keys == rules.width
         states = [decode(row if full else row[:keys]) for row in words]
