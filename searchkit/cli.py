@@ -673,24 +673,45 @@ def engines_command(json_output: Annotated[bool, typer.Option("--json", help="pr
 @app.command("warm-up")
 def warm_up_command(
     names: Annotated[
-        Optional[list[str]], typer.Argument(help="engines (default: every engine)", show_default=False)
+        Optional[list[str]],
+        typer.Argument(help="engines (default: every engine, unless --domain names domains)", show_default=False),
+    ] = None,
+    domain_names: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--domain",
+            help="compile this domain's compiled rules (repeatable; default: every domain's, unless engines are named)",
+            show_default=False,
+        ),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """Compile and load the engines' compiled code now (numba caches it on disk), so a first
-    solve after installing does not spend its time limit on it."""
-    from .plugins import engines
-    from .warmup import run_warm_ups, warm_ups
+    """Compile and load the engines' compiled code and the kernels of the domains' compiled
+    rules now (numba caches them on disk), so a first solve after installing does not spend
+    its time limit on it."""
+    from .plugins import domains, engines
+    from .warmup import rules_warm_ups, run_rules_warm_ups, run_warm_ups, warm_ups
 
-    groups = warm_ups(engines().values(), names)
+    every = not names and not domain_names
+    groups = warm_ups(engines().values(), names) if names or every else []
+    found = rules_warm_ups(domains().values(), domain_names) if domain_names or every else []
     done = run_warm_ups(groups, lambda served: typer.echo(f"warming up {', '.join(served)} ...", err=True))
+    done += run_rules_warm_ups(
+        found,
+        lambda item: typer.echo(f"warming up compiled rules {item.module} ({', '.join(item.domains)}) ...", err=True),
+    )
     if json_output:
         typer.echo(json.dumps(done))
         return
     for row in done:
-        typer.echo(f"{row['seconds']:7.1f} s  {', '.join(row['engines'])}")
-    count = f"{len(done)} set-up" + ("" if len(done) == 1 else "s")
-    typer.echo(f"ready: {count} in {sum(row['seconds'] for row in done):.1f} s")
+        what = ", ".join(row["engines"]) if "engines" in row else f"compiled rules {row['rules']}"
+        if "domains" in row:
+            what += f" ({', '.join(row['domains'])})"
+        typer.echo(f"{row['seconds']:7.1f} s  {what}")
+    counts = [f"{len(groups)} set-up" + ("" if len(groups) == 1 else "s")] if groups or not found else []
+    if found:
+        counts.append(f"{len(found)} compiled rules module" + ("" if len(found) == 1 else "s"))
+    typer.echo(f"ready: {' and '.join(counts)} in {sum(row['seconds'] for row in done):.1f} s")
 
 
 def add_domain_commands(dom: Domain) -> list[tuple[typer.Typer, Any]]:

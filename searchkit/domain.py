@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic
 
 from typing_extensions import TypeVar
 
+from .errors import InputError
 from .problem import Problem
 from .result import Result
 
@@ -132,6 +133,27 @@ class Domain(Generic[P]):
         """A few small instances (option dicts) for ``searchkit check``: small enough that
         every engine solves them in seconds and most spaces can be explored whole."""
         return []
+
+    def warm_up_problems(self) -> Iterator[P]:
+        """Problems whose compiled rules (``compiled_rules()``, `searchkit.kernels.rules`)
+        ``searchkit warm-up`` compiles ahead, so that a first compiled run loads its kernels
+        from numba's disk cache instead of compiling them.  One problem per rules module (and
+        per types of its context arrays) suffices: warm-up keeps the first of each and skips
+        the rest; problems without compiled rules are skipped.
+
+        Default: `check_instances` built without a heuristic, then with each heuristic, those
+        the domain refuses (`InputError`) left out: the problems ``searchkit check`` builds,
+        so their cost is the check's.  A domain whose heuristics are costly to build for its
+        check instances, or whose compiled rules need other instances, overrides this."""
+        instances = self.check_instances()
+        for heuristic in [None, *self.heuristics.values()]:
+            for options in instances:
+                full = {p.name: p.default for p in self.params}
+                full.update(options)
+                try:
+                    yield self.make_problem(full, heuristic)
+                except InputError:
+                    continue
 
     def default_cases(self) -> list[tuple[str, dict[str, Any]]]:
         """``(label, options)`` pairs on which `defaults` differ (e.g. one per board size),

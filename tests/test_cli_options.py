@@ -396,7 +396,8 @@ def table() -> dict[tuple[str, str], object]:
             for o in ("--host", "--port", "--open")
         },
         "warm-up": {
-            o: "tests/test_warmup.py::test_the_command_runs_the_named_engines_set_ups" for o in ("names", "--json")
+            **{o: "tests/test_warmup.py::test_the_command_runs_the_named_engines_set_ups" for o in ("names", "--json")},
+            "--domain": "tests/test_warmup.py::test_the_command_warms_engines_and_domains_as_asked",
         },
         "serve-loadtest": {
             o: "tests/test_serve_load.py"

@@ -173,12 +173,7 @@ class Breadth:
             sc[MAX_FRONTIER] = max(sc[MAX_FRONTIER], sc[COUNT] - sc[HEAD])
         path = None
         if status == SOLVED:
-            moves_back = []
-            slot = int(sc[GOAL])
-            while slot > 0:
-                moves_back.append(int(t.move[slot]))
-                slot = int(t.parent[slot])
-            path = drv.replay(self.start, moves_back[::-1])
+            path = drv.replay(self.start, drv.path_to(t.parent, t.move, int(sc[GOAL])))
         return drv.result(
             status,
             path,

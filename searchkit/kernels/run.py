@@ -137,16 +137,31 @@ class Driver:
             "is beyond the compiled tables"
         )
 
-    def replay(self, start: Any, moves: list[int]) -> tuple[list[Any], list[Any], Any]:
-        """``(actions, states, cost)`` of the moves ``moves`` made from the words ``start``."""
-        rules, apply, ctx = self.rules, self.fns["apply"], self.rules.context
-        words = start.copy()
-        actions, states, cost = [], [self.decode(words)], 0
-        for m in moves:
-            actions.append(rules.action(m, words.copy()))
-            cost += int(apply(words, m, ctx))
-            states.append(self.decode(words))
-        return actions, states, cost
+    def path_to(self, parent: Any, move: Any, slot: int) -> Any:
+        """The moves (an ``int64`` array) from the root of a table, row 0, to its row ``slot``,
+        the table's rows naming their ``parent`` row and the ``move`` that reached them."""
+        out = np.empty(64, dtype=np.int64)
+        n = int(self.kernels.trace_moves(parent, move, slot, out))
+        if n < 0:
+            out = np.empty(-n, dtype=np.int64)
+            n = int(self.kernels.trace_moves(parent, move, slot, out))
+        return out[:n]
+
+    def replay(self, start: Any, moves: Any) -> tuple[list[Any], list[Any], Any]:
+        """``(actions, states, cost)`` of the moves ``moves`` (a list or an array of move codes)
+        made from the words ``start``: the states along them computed compiled
+        (`searchkit.kernels.path`), then decoded and named in Python."""
+        rules = self.rules
+        codes = np.asarray(moves, dtype=np.int64)
+        words = np.empty((len(codes) + 1, rules.width), dtype=np.uint64)
+        costs = np.empty(len(codes), dtype=np.int64)
+        self.kernels.replay_moves(start.copy(), codes, rules.context, words, costs)
+        words.setflags(write=False)  # the rows are handed to decode and action as they are
+        decode, action, keys = rules.decode, rules.action, rules.keys
+        full = keys == rules.width
+        states = [decode(row if full else row[:keys]) for row in words]
+        actions = [action(m, row) for m, row in zip(codes.tolist(), words)]
+        return actions, states, int(costs.sum())
 
     def result(self, status: str, path: tuple[list[Any], list[Any], Any] | None, **counters: int) -> Result:
         out: Result = self.run.result(status, path, **counters)

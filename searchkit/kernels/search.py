@@ -17,6 +17,7 @@ from .generate import loaded
 from .idastar import IdaSearch
 from .rules import CompiledRules
 from .run import Driver
+from .table import Table
 
 
 def _driver(problem: Any, rules: CompiledRules, name: str, limits: Limits | None, observer: Observer | None) -> Driver:
@@ -86,8 +87,10 @@ def compiled_bfs(
 
 def warm_up(problem: Any, rules: CompiledRules) -> None:
     """Compile (the first time on this machine) or load from the cache every kernel for
-    ``rules``, by running each search for no expansion on ``problem``, and the rules' ``apply``
-    the drivers call from Python (to replay an answer), by making a move of the start."""
+    ``rules``, by running each search for no expansion on ``problem``, the kernels that grow
+    the tables, by rehashing none of their rows, and those that rebuild an answer
+    (`searchkit.kernels.path`), by tracing and replaying a move of the start.  After it, a
+    search in this process (or one forked from it) loads nothing."""
     import numpy as np
 
     none = Limits(max_expanded=0)
@@ -96,7 +99,13 @@ def warm_up(problem: Any, rules: CompiledRules) -> None:
     fns = rules.functions()
     if "undo" in fns:
         compiled_idastar(problem, rules, limits=none)
-    words = _driver(problem, rules, "warm-up", none, None).encode(problem.initial_state())
+    driver = _driver(problem, rules, "warm-up", none, None)
+    queue = BestFirst(driver, 1, 1)
+    driver.kernels.rehash(queue.table.keys, 0, queue.table.index)
+    driver.kernels.bq_rehash(queue.buckets, 0, queue.mkeys, queue.mvals)
+    words = driver.encode(problem.initial_state())
     out = np.zeros(rules.max_moves, dtype=np.int64)
     if fns["moves"](words, rules.context, out) > 0:
-        fns["apply"](words, int(out[0]), rules.context)
+        table = Table(rules.keys, 4)  # its parent and move arrays, the types the searches pass
+        table.parent[:2], table.move[:2] = (-1, 0), (0, int(out[0]))
+        driver.replay(words, driver.path_to(table.parent, table.move, 1))

@@ -229,7 +229,10 @@ def test_bad_options_and_cli_exit_code(installed, gridpath, tmp_path):
         ({**base, "start": "0;0", "goal": "3,2"}, "--start takes 'x,y'"),
         ({**base, "start": "0,0", "goal": "9,2"}, "goal (9, 2) is outside"),
         ({**base, "start": "0,0", "goal": "3,2", "connectivity": 6}, "--connectivity must be 4 or 8"),
-        ({"scen": "gridpath:nosuch"}, "unknown bundled scenario set 'nosuch' (known: maze, rooms, rooms-large)"),
+        (
+            {"scen": "gridpath:nosuch"},
+            "unknown bundled scenario set 'nosuch' (known: maze, maze-large, rooms, rooms-large)",
+        ),
         ({"scen": "gridpath:maze", "index": 99}, "--index 99 is out of range: maze.map.scen has 12 problems"),
         ({"scen": "gridpath:maze", "start": "1,1"}, "not both"),
     ]:

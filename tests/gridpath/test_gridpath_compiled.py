@@ -222,7 +222,7 @@ def test_json_says_compiled_for_four_connected_astar(installed):
 
 
 @needs_numba
-def test_bench_suite_runs_both_ways_with_the_same_costs(installed, tmp_path):
+def test_bench_suite_runs_both_ways_with_the_same_costs(gridpath, installed, tmp_path):
     out = tmp_path / "c.jsonl"
     done = run(installed, "bench", "configs/gridpath-compiled.toml", "-o", str(out), "-j", "2", "--json")
     assert done.returncode == 0, done.stderr
@@ -233,3 +233,8 @@ def test_bench_suite_runs_both_ways_with_the_same_costs(installed, tmp_path):
         assert r["status"] == "solved" and r["connectivity"] == 4 and r["cost_ok"] is None, r
         costs.setdefault(r["instance"], set()).add(r["cost"])
     assert len(costs) == 12 and all(len(c) == 1 for c in costs.values()), costs
+    # and they are the fewest 4-connected steps (a breadth-first oracle over the map), on a few
+    for instance in ("maze-large-1", "maze-large-6", "maze-large-12"):
+        index = int(instance.rsplit("-", 1)[1])
+        problem = problem_of({"scen": Path("gridpath:maze-large"), "index": index, "connectivity": 4}, None)
+        assert costs[instance] == {steps_apart(problem, problem.start_xy, problem.goal_xy)}, instance

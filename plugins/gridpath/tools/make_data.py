@@ -46,8 +46,8 @@ def rooms(width: int = 32, height: int = 24, seed: int = 5) -> list[str]:
     return ["".join(r) for r in g]
 
 
-def maze(width: int = 25, height: int = 17, seed: int = 11) -> list[str]:
-    """A depth-first maze with some walls knocked out (so there are loops), some swamp."""
+def maze(width: int = 25, height: int = 17, seed: int = 11, openings: int = 40) -> list[str]:
+    """A depth-first maze with ``openings`` random cells knocked out (so there are loops), some swamp."""
     rng = random.Random(seed)
     g = [["@" for _ in range(width)] for _ in range(height)]
     stack = [(1, 1)]
@@ -66,7 +66,7 @@ def maze(width: int = 25, height: int = 17, seed: int = 11) -> list[str]:
         g[y + dy // 2][x + dx // 2] = "."
         g[ny][nx_] = "."
         stack.append((nx_, ny))
-    for _ in range(40):
+    for _ in range(openings):
         x, y = rng.randrange(1, width - 1), rng.randrange(1, height - 1)
         g[y][x] = "."
     for _ in range(12):
@@ -94,7 +94,9 @@ def graph(rows: list[str]) -> nx.Graph:
     return G
 
 
-def write(name: str, rows: list[str], problems: int, seed: int) -> None:
+def write(name: str, rows: list[str], problems: int, seed: int, shortest: float = 0) -> None:
+    """``name``.map and ``problems`` random start and goal pairs in its largest connected part,
+    each at least ``shortest`` apart (8-connected), with their optimal lengths in ``name``.map.scen."""
     h, w = len(rows), len(rows[0])
     (DATA / f"{name}.map").write_text(f"type octile\nheight {h}\nwidth {w}\nmap\n" + "\n".join(rows) + "\n")
     G = graph(rows)
@@ -105,6 +107,8 @@ def write(name: str, rows: list[str], problems: int, seed: int) -> None:
     while len(lines) <= problems:
         s, t = rng.sample(cells, 2)
         length = nx.dijkstra_path_length(G, s, t)
+        if length < shortest:
+            continue
         lines.append(f"{int(length // 4)}\t{name}.map\t{w}\t{h}\t{s[0]}\t{s[1]}\t{t[0]}\t{t[1]}\t{length:.8f}")
     (DATA / f"{name}.map.scen").write_text("\n".join(lines) + "\n")
 
@@ -113,4 +117,7 @@ if __name__ == "__main__":
     DATA.mkdir(parents=True, exist_ok=True)
     write("rooms", rooms(), 12, 1)
     write("maze", maze(), 12, 2)
-    write("rooms-large", rooms(256, 192), 12, 3)  # searches long enough to time (the compiled bench)
+    write("rooms-large", rooms(256, 192), 12, 3)
+    # the compiled bench's map: A* with Manhattan distance floods the corridors (tens of
+    # thousands of expansions a problem, paths of hundreds of steps), long enough to time the kernels
+    write("maze-large", maze(255, 191, 13, openings=1500), 12, 4, shortest=700)
