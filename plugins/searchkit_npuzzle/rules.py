@@ -8,15 +8,21 @@ mirrored placement and their values, the two sums, and for rank-indexed tables t
 cell map.  Moves 0-3 are the blank's U, D, L, R (the Python problem's order); move
 ``m ^ 1`` takes ``m`` back; every move costs 1.
 
-``ctx = (tab, flat)``: ``flat`` the pattern databases' tables back to back (`uint8`; one
-zero without them); ``tab`` (`int64`) the header slots named below, then the segments they
-point to: per blank cell and move the cell the blank reaches (-1: none), the Manhattan
-distance of tile ``t`` on cell ``p`` at ``t * n + p``, each cell's word and shift, the
-goal's key words, and for the tables (`searchkit_npuzzle.pdb`) each group's offset in
-``flat``, each tile's group and place value, the same for the tile it becomes in the mirror
-image, the mirror's cell map, the identity map, and for rank-indexed tables the tiles of
-each group and of its mirror image, the group sizes and the rank factors.  `context` builds
-it.  The functions run compiled under numba and as plain Python without it.
+``ctx = (tab, flat)`` for boards of up to 16 cells, ``(tab, flat, tab)`` for wider ones: the
+tuple's length is known when numba compiles, so a one-word board's cells are shifts without
+lookups and the other path is not compiled in.  ``flat``: the pattern databases' tables back
+to back (`uint8`; one zero without them); ``tab`` (`int64`): the header slots named below,
+then the segments they point to: per blank cell and move the cell the blank reaches (-1:
+none), the Manhattan distance of tile ``t`` on cell ``p`` at ``t * n + p``, each cell's word
+and shift, the goal's key words, and for the tables (`searchkit_npuzzle.pdb`) each group's
+offset in ``flat``, each tile's group and place value, the same for the tile it becomes in the
+mirror image, the mirror's cell map, the identity map, and for rank-indexed tables the tiles
+of each group and of its mirror image, the group sizes and the rank factors.  `context`
+builds it.
+
+The functions allocate nothing, and their hot paths hold no branch around the arrays that
+depends on a value (a branch there leaves numba's reference counting, atomic operations, in
+the kernels' loops: measured, 2.5 times slower with pattern databases).
 """
 
 from __future__ import annotations
@@ -63,7 +69,7 @@ def context(
     goal: tuple[int, ...],
     md: list[list[int]],
     db: Any = None,
-) -> tuple[Any, Any]:
+) -> tuple[Any, ...]:
     """The ``ctx`` of a ``width`` x ``height`` board with goal ``goal`` (cell -> tile), the
     Manhattan table ``md[t][p]`` and (``kind`` `PDB` or `COMPACT`) the database ``db``."""
     n = width * height
@@ -118,13 +124,17 @@ def context(
     for slot in range(NBR, HEADER):
         head[slot] = HEADER + len(body)
         body += segments.get(slot, [])
-    return np.array(head + body, dtype=np.int64), np.ascontiguousarray(flat, dtype=np.uint8)
+    tab = np.array(head + body, dtype=np.int64)
+    flat = np.ascontiguousarray(flat, dtype=np.uint8)
+    return (tab, flat) if keys == 1 else (tab, flat, tab)
 
 
 @njit(cache=True, inline="always")
-def _tile(s, tab, p):
-    if tab[KEYS] == 1:  # one word of nibbles (up to 16 cells): no lookups
+def _tile(s, ctx, p):
+    """The tile on cell ``p``."""
+    if len(ctx) == 2:  # one word of nibbles (up to 16 cells): shifts without lookups
         return np.int64((s[0] >> np.uint64(4 * p)) & np.uint64(15))
+    tab = ctx[0]
     sh = np.uint64(tab[tab[CS] + p])
     return np.int64((s[tab[tab[CW] + p]] >> sh) & np.uint64((1 << tab[BITS]) - 1))
 
@@ -136,14 +146,16 @@ def _blank(s, tab):
 
 
 @njit(cache=True, inline="always")
-def _put(s, tab, p, t):
-    if tab[KEYS] == 1:
+def _put(s, ctx, p, t):
+    """Tile ``t`` on cell ``p``."""
+    if len(ctx) == 2:
         sh = np.uint64(4 * p)
         s[0] = (s[0] & ~(np.uint64(15) << sh)) | (np.uint64(t) << sh)
-        return
-    w = tab[tab[CW] + p]
-    sh = np.uint64(tab[tab[CS] + p])
-    s[w] = (s[w] & ~(np.uint64((1 << tab[BITS]) - 1) << sh)) | (np.uint64(t) << sh)
+    else:
+        tab = ctx[0]
+        w = tab[tab[CW] + p]
+        sh = np.uint64(tab[tab[CS] + p])
+        s[w] = (s[w] & ~(np.uint64((1 << tab[BITS]) - 1) << sh)) | (np.uint64(t) << sh)
 
 
 @njit(cache=True, inline="always")
@@ -159,33 +171,35 @@ def moves(s, ctx, out):
 
 
 @njit(cache=True, inline="always")
-def _slide(s, tab, m):
+def _slide(s, ctx, m):
     """Make move ``m`` on the board and the blank's word: ``(tile moved, from, to)``."""
+    tab = ctx[0]
     b = _blank(s, tab)
     nb = tab[tab[NBR] + 4 * b + m]
-    t = _tile(s, tab, nb)
-    _put(s, tab, b, t)
-    _put(s, tab, nb, 0)
+    t = _tile(s, ctx, nb)
+    _put(s, ctx, b, t)
+    _put(s, ctx, nb, 0)
     s[tab[BLANK]] = nb
     return t, nb, b
 
 
 @njit(cache=True, inline="always")
-def _find_blank(s, tab):
-    if tab[KEYS] == 1:  # nibbles: the lowest cell whose four bits are all 0 (cells past n are never lower)
+def _find_blank(s, ctx):
+    tab = ctx[0]
+    if len(ctx) == 2:  # nibbles: the lowest cell whose four bits are all 0 (cells past n are never lower)
         x = ~s[0]
         y = x & (x >> np.uint64(1))
         y = y & (y >> np.uint64(2)) & np.uint64(0x1111111111111111)
         s[tab[BLANK]] = np.uint64(trailing_zeros(y) >> 2)
         return
     for p in range(tab[CELLS]):
-        if _tile(s, tab, p) == 0:
+        if _tile(s, ctx, p) == 0:
             s[tab[BLANK]] = p
 
 
 @njit(cache=True, inline="always")
 def apply(s, m, ctx):
-    _slide(s, ctx[0], m)
+    _slide(s, ctx, m)
     return 1
 
 
@@ -195,14 +209,14 @@ def undo(s, m, ctx):
     tab = ctx[0]
     c = _blank(s, tab)
     p = tab[tab[NBR] + 4 * c + (m ^ 1)]
-    _put(s, tab, c, _tile(s, tab, p))
-    _put(s, tab, p, 0)
+    _put(s, ctx, c, _tile(s, ctx, p))
+    _put(s, ctx, p, 0)
     s[tab[BLANK]] = p
 
 
 @njit(cache=True, inline="always")
 def derive(s, ctx):
-    _find_blank(s, ctx[0])
+    _find_blank(s, ctx)
 
 
 @njit(cache=True, inline="always")
@@ -211,7 +225,7 @@ def h(s, ctx):
     n, md = tab[CELLS], tab[MD]
     total = 0
     for p in range(n):
-        total += tab[md + _tile(s, tab, p) * n + p]
+        total += tab[md + _tile(s, ctx, p) * n + p]
     return total
 
 
@@ -220,7 +234,7 @@ def h_after(s, m, hs, ctx):
     tab = ctx[0]
     b = _blank(s, tab)
     nb = tab[tab[NBR] + 4 * b + m]
-    t = _tile(s, tab, nb)
+    t = _tile(s, ctx, nb)
     n, md = tab[CELLS], tab[MD]
     return hs + tab[md + t * n + b] - tab[md + t * n + nb]
 
@@ -285,7 +299,7 @@ def offer(problem: Any) -> Any:
         return int(problem.encode(board))
 
     return CompiledRules(
-        module=__name__ if kind == MANHATTAN else f"{__package__}.rules_pdb",
+        module={MANHATTAN: __name__, PDB: f"{__package__}.rules_pdb", COMPACT: f"{__package__}.rules_ranked"}[kind],
         width=width,
         key_width=keys,
         context=context(kind, problem.width, problem.height, tuple(problem.goal), problem.manhattan_table(), db),

@@ -53,7 +53,8 @@ def test_pattern_database_rules_agree_with_the_problem(table_form):
     problem = make_problem("npuzzle", "pdb-8", size="3", seed="9")
     rules = problem.compiled_rules()
     assert rules.context[0][KIND] == (PDB if table_form == "base-n" else COMPACT)
-    assert rules.module.endswith("rules_pdb") and rules.key_width < rules.width
+    assert rules.module.endswith("rules_pdb" if table_form == "base-n" else "rules_ranked")
+    assert rules.key_width < rules.width
     assert _compiled_agree(f"pdb-8 {table_form}", problem, rules, Space(problem, 3000).sample()) > 100
 
 
@@ -96,9 +97,19 @@ def test_a_cap_keeps_only_cheaper_answers_and_says_what_it_proved():
 
 
 def test_the_generated_kernels_follow_the_helpers_the_rules_import():
-    """The pattern-database rules import the packing from `rules`: its source names their kernels too."""
+    """The rank-indexed rules import the packing from `rules` and the bookkeeping from
+    `rules_pdb`: their sources name the rank-indexed rules' kernels too."""
     import inspect
 
-    from searchkit_npuzzle import rules
+    from searchkit_npuzzle import rules, rules_pdb
 
-    assert inspect.getsource(rules) in rules_source("searchkit_npuzzle.rules_pdb")
+    source = rules_source("searchkit_npuzzle.rules_ranked")
+    assert inspect.getsource(rules) in source and inspect.getsource(rules_pdb) in source
+
+
+def test_a_board_wider_than_one_word_packs_its_cells_across_words():
+    """5x5 and 6x6 boards: 12 and 10 cells a word, the context's third array marks the packing."""
+    for size, words in (("5", 3), ("6", 4)):
+        rules = make_problem("npuzzle", "manhattan", size=size, seed="2").compiled_rules()
+        assert rules.key_width == words and len(rules.context) == 3
+    assert len(make_problem("npuzzle", "manhattan", size="4", seed="2").compiled_rules().context) == 2

@@ -1,0 +1,109 @@
+"""The sliding-tile puzzle's compiled rules with a pattern database in rank-indexed form
+(`searchkit.kernels.rules`): tables too big for base-n indexing, such as 7-8's 8-tile group.
+
+As `searchkit_npuzzle.rules_pdb`, with the index of the moved tile's group (and of its
+mirror image) recomputed as the lexicographic rank of the group's cells, from the tile ->
+cell map kept in the derived words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rules import (
+    CELLS,
+    CMAP,
+    FAC,
+    GROUP,
+    GROUPS,
+    GSIZE,
+    GTILES,
+    IDENT,
+    IDX,
+    MGROUP,
+    MTILES,
+    NBR,
+    POS,
+    ROW,
+    _blank,
+    _find_blank,
+    _slide,
+    _tile,
+    cost,
+    inverse,
+    is_goal,
+    moves,
+    njit,
+    undo,
+)
+from .rules_pdb import account, estimate, h, values
+
+__all__ = ["apply", "cost", "derive", "h", "h_after", "inverse", "is_goal", "moves", "undo"]
+
+
+@njit(cache=True, inline="always")
+def _rank(s, tab, g, tiles, cmap, moved, to):
+    """The rank of the cells (``cmap`` applied) of the tiles of row ``g`` of the segment
+    ``tiles``, tile ``moved`` on cell ``to`` (-1: none moved), the others where the tile ->
+    cell map in the derived words puts them."""
+    row, pos, fac = tab[ROW], tab[POS], tab[FAC]
+    r = 0
+    used = 0
+    for j in range(tab[tab[GSIZE] + g]):
+        u = tab[tiles + g * row + j]
+        c = tab[cmap + (to if u == moved else np.int64(s[pos + u]))]
+        x = used & ((1 << c) - 1)
+        count = 0
+        while x:
+            x &= x - 1
+            count += 1
+        r += (c - count) * tab[fac + g * row + j]
+        used |= 1 << c
+    return r
+
+
+@njit(cache=True, inline="always")
+def _keys(s, tab, t, b, nb):
+    """``(group, index, mirror group, mirror index)`` after tile ``t`` slides from ``nb`` to ``b``."""
+    g, mg = tab[tab[GROUP] + t], tab[tab[MGROUP] + t]
+    k = _rank(s, tab, g, tab[GTILES], tab[IDENT], t, b)
+    mk = _rank(s, tab, mg * np.int64(mg >= 0), tab[MTILES], tab[CMAP], t, b)
+    return g, k, mg, mk
+
+
+@njit(cache=True, inline="always")
+def apply(s, m, ctx):
+    tab = ctx[0]
+    b = _blank(s, tab)
+    nb = tab[tab[NBR] + 4 * b + m]
+    t = _tile(s, ctx, nb)
+    g, k, mg, mk = _keys(s, tab, t, b, nb)
+    _slide(s, ctx, m)
+    account(s, tab, ctx[1], g, k, mg, mk)
+    pos = tab[POS]
+    s[pos + t] = np.uint64(b)
+    s[pos] = np.uint64(nb)
+    return 1
+
+
+@njit(cache=True, inline="always")
+def h_after(s, m, hs, ctx):
+    tab = ctx[0]
+    b = _blank(s, tab)
+    nb = tab[tab[NBR] + 4 * b + m]
+    g, k, mg, mk = _keys(s, tab, _tile(s, ctx, nb), b, nb)
+    return estimate(s, tab, ctx[1], g, k, mg, mk)
+
+
+@njit(cache=True, inline="always")
+def derive(s, ctx):
+    tab, flat = ctx[0], ctx[1]
+    _find_blank(s, ctx)
+    ng, idx, pos = tab[GROUPS], tab[IDX], tab[POS]
+    for p in range(tab[CELLS]):
+        s[pos + _tile(s, ctx, p)] = p
+    mirrored = tab[tab[MGROUP] + 1] >= 0
+    for g in range(ng):
+        s[idx + g] = _rank(s, tab, g, tab[GTILES], tab[IDENT], -1, 0)
+        s[idx + ng + g] = _rank(s, tab, g, tab[MTILES], tab[CMAP], -1, 0) if mirrored else 0
+    values(s, tab, flat)
