@@ -52,12 +52,11 @@ def _rank(s, tab, g, tiles, cmap, moved, to):
     for j in range(tab[tab[GSIZE] + g]):
         u = tab[tiles + g * row + j]
         c = tab[cmap + (to if u == moved else np.int64(s[pos + u]))]
-        x = used & ((1 << c) - 1)
-        count = 0
-        while x:
-            x &= x - 1
-            count += 1
-        r += (c - count) * tab[fac + g * row + j]
+        x = used & ((1 << c) - 1)  # the cells below c already taken: a 32-bit popcount
+        x = x - ((x >> 1) & 0x55555555)
+        x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+        x = (((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101) >> 24
+        r += (c - (x & 0xFF)) * tab[fac + g * row + j]
         used |= 1 << c
     return r
 
