@@ -42,7 +42,7 @@ STUBS = {  # what a generated module binds when the rules lack an optional funct
     "inverse": "def inverse(m, ctx):\n    return -1\n",
     "derive": "def derive(s, ctx):\n    return None\n",
 }
-FLAGS = {"h_after": "HAS_H_AFTER", "cost": "HAS_COST", "inverse": "HAS_INVERSE", "derive": "HAS_DERIVE"}
+FLAGS = {"h_after": "HAS_H_AFTER", "inverse": "HAS_INVERSE", "derive": "HAS_DERIVE"}
 
 _loaded: dict[str, ModuleType] = {}  # by file stem
 _by_rules: dict[tuple[str, frozenset[str]], ModuleType] = {}  # by rules module and the functions it offers

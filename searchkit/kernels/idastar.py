@@ -51,7 +51,7 @@ from .codes import (
     PAUSED,
     SC_SIZE,
 )
-from .rules import HAS_COST, HAS_H_AFTER, HAS_INVERSE, apply, cost, h, h_after, inverse, is_goal, moves, undo
+from .rules import HAS_H_AFTER, HAS_INVERSE, apply, cost, h, h_after, inverse, is_goal, moves, undo
 
 if TYPE_CHECKING:
     from .run import Driver
@@ -132,53 +132,40 @@ def ida_kernel(
             ch = 0
             if HAS_H_AFTER:
                 ch = h_after(s, m, hd, ctx)
-            if by_inverse and HAS_H_AFTER and HAS_COST:
-                c = cost(s, m, ctx)
-                if ch < 0:
-                    continue
-                f = wg * (g + c) + wh * ch
-                if f > bound:
-                    if f < next_bound:
-                        next_bound = f
-                    continue
-                if g + c + ch >= cap:
-                    continue
-                apply(s, m, ctx)
-            else:
-                c = apply(s, m, ctx)
-                if keep:
-                    dup = False
-                    first = d - 1 if cycle == CYCLE_PARENT else 0
-                    if first < 0:
-                        first = 0
-                    top = d - 1 if cycle == CYCLE_PARENT else d
-                    for j in range(first, top + 1):
-                        same = True
-                        for k in range(kw):
-                            if words[j, k] != s[k]:
-                                same = False
-                                break
-                        if same:
-                            dup = True
+            c = apply(s, m, ctx)
+            if keep:
+                dup = False
+                first = d - 1 if cycle == CYCLE_PARENT else 0
+                if first < 0:
+                    first = 0
+                top = d - 1 if cycle == CYCLE_PARENT else d
+                for j in range(first, top + 1):
+                    same = True
+                    for k in range(kw):
+                        if words[j, k] != s[k]:
+                            same = False
                             break
-                    if dup:
-                        duplicates += 1
-                        undo(s, m, ctx)
-                        if derived:
-                            for k in range(kw, width):
-                                s[k] = words[d, k]
-                        continue
-                if not HAS_H_AFTER:
-                    ch = h(s, ctx)
-                f = wg * (g + c) + wh * ch
-                if ch < 0 or f > bound or g + c + ch >= cap:
-                    if ch >= 0 and f > bound and f < next_bound:
-                        next_bound = f
+                    if same:
+                        dup = True
+                        break
+                if dup:
+                    duplicates += 1
                     undo(s, m, ctx)
                     if derived:
                         for k in range(kw, width):
                             s[k] = words[d, k]
                     continue
+            if not HAS_H_AFTER:
+                ch = h(s, ctx)
+            f = wg * (g + c) + wh * ch
+            if ch < 0 or f > bound or g + c + ch >= cap:
+                if ch >= 0 and f > bound and f < next_bound:
+                    next_bound = f
+                undo(s, m, ctx)
+                if derived:
+                    for k in range(kw, width):
+                        s[k] = words[d, k]
+                continue
             nxt[d] = i
             pm[d] = m
             d += 1

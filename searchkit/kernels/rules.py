@@ -216,7 +216,6 @@ def rules_source(module: str) -> str:
 # they only document the signatures and are never called.
 
 HAS_H_AFTER = False  # the rules define h_after
-HAS_COST = False  # the rules define cost
 HAS_INVERSE = False  # the rules define inverse
 HAS_DERIVE = False  # the rules define derive
 
