@@ -25,17 +25,23 @@ from .errors import InputError
 WarmUp = tuple[list[str], Callable[[], None]]  # the engines served, the set-up
 
 
+def _named(items: list[Any], names: list[str] | None, what: str, command: str) -> list[Any]:
+    """``items`` (each with a ``name``), or those named by ``names`` in that order, each once;
+    an unknown name is an `InputError` pointing at ``searchkit COMMAND``."""
+    if not names:
+        return items
+    known = {item.name: item for item in items}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InputError(f"unknown {what} {unknown[0]!r} (see `searchkit {command}`)")
+    return [known[n] for n in dict.fromkeys(names)]
+
+
 def warm_ups(infos: Iterable[Any], names: list[str] | None = None) -> list[WarmUp]:
     """The set-ups of the engines ``infos`` (`EngineInfo`; ``names``: only those engines),
     each once with the engines it serves (several engines share one), in the engines' order.
     An unknown name is an `InputError`."""
-    infos = list(infos)
-    if names:
-        known = {e.name: e for e in infos}
-        unknown = [n for n in names if n not in known]
-        if unknown:
-            raise InputError(f"unknown engine {unknown[0]!r} (see `searchkit engines`)")
-        infos = [known[n] for n in dict.fromkeys(names)]
+    infos = _named(list(infos), names, "engine", "engines")
     groups: dict[Any, WarmUp] = {}
     for e in infos:
         if e.warm_up is not None:
@@ -73,13 +79,7 @@ def rules_warm_ups(doms: Iterable[Any], names: list[str] | None = None) -> list[
     for), from each domain's `Domain.warm_up_problems`, in the domains' order.  Builds those
     problems (the cost of ``searchkit check``'s).  None where numba is not available (nothing
     runs compiled); an unknown name is an `InputError`."""
-    doms = list(doms)
-    if names:
-        known = {d.name: d for d in doms}
-        unknown = [n for n in names if n not in known]
-        if unknown:
-            raise InputError(f"unknown domain {unknown[0]!r} (see `searchkit domains`)")
-        doms = [known[n] for n in dict.fromkeys(names)]
+    doms = _named(list(doms), names, "domain", "domains")
     from .compiled import numba_available
 
     if not numba_available():
