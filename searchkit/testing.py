@@ -538,12 +538,7 @@ def _compiled_agree(where: str, problem: Any, rules: CompiledRules, states: list
 
     def derived(keys: Any) -> Any:
         """The whole words of the key words ``keys`` (the derived ones filled in)."""
-        if rules.keys == rules.width:
-            return keys.copy()
-        words = np.zeros(rules.width, dtype=np.uint64)
-        words[: rules.keys] = keys[: rules.keys]
-        fns["derive"](words, ctx)
-        return words
+        return rules.words(keys, fns.get("derive"))
 
     def legal(words: Any) -> list[int]:
         before = words.copy()

@@ -286,12 +286,11 @@ def offer(problem: Any) -> Any:
         return None
     bits, mask = problem.bits, problem.mask
     per = 64 // bits
-    full = (1 << 64) - 1
 
     def encode(state: int) -> Any:
         words = np.zeros(keys, dtype=np.uint64)
         for i in range(keys):
-            words[i] = np.uint64((state >> (bits * per * i)) & full & ((1 << (bits * min(per, n - per * i))) - 1))
+            words[i] = np.uint64((state >> (bits * per * i)) & ((1 << (bits * min(per, n - per * i))) - 1))
         return words
 
     def decode(words: Any) -> int:

@@ -122,6 +122,17 @@ class CompiledRules:
         if not all(isinstance(a, np.ndarray) for a in self.context):
             raise InputError(f"compiled rules {self.module}: the context must be a tuple of numpy arrays")
 
+    def words(self, keys: Any, derive: Callable[[Any, Any], None] | None) -> Any:
+        """The ``width`` words of a state from its key words ``keys`` (a ``uint64`` array of
+        ``key_width``): a new array, its derived words filled by the rules' ``derive``."""
+        import numpy as np
+
+        words = np.zeros(self.width, dtype=np.uint64)
+        words[: self.keys] = keys[: self.keys]
+        if self.keys < self.width and derive is not None:
+            derive(words, self.context)
+        return words
+
     def functions(self) -> dict[str, Any]:
         """The rules module's functions by name (the optional ones it lacks left out);
         `InputError` when the module cannot be imported or lacks a required one."""

@@ -102,16 +102,7 @@ class Driver:
         keys = np.ascontiguousarray(rules.encode(state), dtype=np.uint64)
         if keys.shape != (rules.keys,):
             raise InputError(f"compiled rules {rules.module}: encode gave {keys.shape} words, not ({rules.keys},)")
-        if rules.keys == rules.width:
-            return keys
-        words = np.zeros(rules.width, dtype=np.uint64)
-        words[: rules.keys] = keys
-        self.fns["derive"](words, rules.context)
-        return words
-
-    def decode(self, words: Any) -> Any:
-        """The Python state the words ``words`` hold (their key words decoded)."""
-        return self.rules.decode(words[: self.rules.keys].copy())
+        return keys if rules.keys == rules.width else rules.words(keys, self.fns["derive"])
 
     def slices(self) -> Slices:
         return Slices(self.run, self.rules.max_moves)
