@@ -1,8 +1,8 @@
 """The blank's moves by direction index, and the Result of a path of them.
 
-The Python and the compiled IDA* (`fastida`, `kernel_numba`) move the blank on one mutable
-board by direction index (0-3: U, D, L, R; d's opposite is d ^ 1) and share these two
-pieces: the moves from every cell, and turning a solved path of indices into states.
+The Python IDA* (`fastida`) moves the blank on one mutable board by direction index (0-3:
+U, D, L, R; d's opposite is d ^ 1, as in the compiled rules, `rules`) with these two pieces:
+the moves from every cell, and turning a solved path of indices into states.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ the blank straight back, and updates the heuristic per move instead of per state
 Manhattan sum by a table delta, linear conflicts in the two lines the tile leaves and
 enters, pattern-database keys by one addition each (the moved tile's group, and the group
 of its mirror image for the reflected lookup).  When numba is installed, Manhattan and the
-pattern databases run in a compiled kernel (`kernel_numba`) in slices of nodes between
+pattern databases run as the core's compiled IDA* (`searchkit.compiled_idastar`) over the
+puzzle's compiled rules (`rules`, `rules_pdb`, `rules_ranked`), in slices of nodes between
 limit checks; otherwise, or when an observer wants every node, the same search runs in
 Python and returns the same path and counts, only slower.
 """
@@ -39,6 +40,7 @@ from searchkit import (
     Result,
     Run,
     astar,
+    compiled_idastar,
     idastar,
     integer_weights,
 )
@@ -252,23 +254,23 @@ def _escalate(
         budget *= 2
 
 
-def _kernel():
-    """The `kernel_numba` module, or None when it cannot run here (no numba, or disabled)."""
+def _rules(problem: Any) -> Any:
+    """The problem's compiled rules when the compiled IDA* can run here (numba, not disabled), else None."""
     if not compiled_kernel_available():
         return None
-    try:
-        from . import kernel_numba
-    except ImportError:
-        return None
-    return kernel_numba
+    return problem.compiled_rules()
 
 
 def warm_up_kernel() -> None:
-    """Load (or compile) `kernel_numba` once, e.g. in a benchmark's parent process; nothing
-    when it cannot run here."""
-    kernel = _kernel()
-    if kernel is not None:
-        kernel.warm_up()
+    """Compile (the first time on this machine) or load the core's IDA* kernels for the
+    puzzle's rules, e.g. in a benchmark's parent process; nothing when they cannot run here."""
+    if compiled_kernel_available():
+        from searchkit import warm_up_compiled
+
+        from .problem import NPuzzleProblem
+
+        problem = NPuzzleProblem(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8), (1, 2, 3, 4, 5, 6, 7, 8, 0), "manhattan")
+        warm_up_compiled(problem, problem.compiled_rules())
 
 
 def weight_ratio(weight: float) -> tuple[int, int]:
@@ -294,20 +296,25 @@ def _run(
     wants_nodes = observer is not None and (
         type(observer).expand is not Observer.expand or type(observer).generate is not Observer.generate
     )
-    kernel = _kernel() if not generic and name != "linear-conflict" and not wants_nodes else None
-    # the Python search reads base-n tables; rank-indexed ones (7-8) need the kernel
-    if generic or (kernel is None and db is not None and db.sparse() is None):
+    rules = _rules(problem) if not generic and name != "linear-conflict" and not wants_nodes else None
+    # the Python search reads base-n tables; rank-indexed ones (7-8) need the compiled search
+    if generic or (rules is None and db is not None and db.sparse() is None):
         if cap is not None:
             raise ValueError("a capped search needs the specialised search (a 'pdb-*' table in base-n form)")
         if gw == hw:  # the generic engine with the same guarantee
             return idastar(problem, limits=limits, observer=observer)
         return astar(problem, weight=hw / gw, limits=limits, observer=observer)
-    search: Any
-    if kernel is not None:
-        kernel.warm_up()  # loading compiled code is set-up, not search: before the clock starts
-        search = kernel.Search(problem, db, Run(engine, limits, observer), gw, hw, cap)
-    else:
-        search = _PySearch(problem, db, Run(engine, limits, observer), gw, hw, cap)
+    if rules is not None:
+        return compiled_idastar(
+            problem,
+            rules,
+            weights=(gw, hw),
+            cap=None if cap is None else math.ceil(cap),
+            limits=limits,
+            observer=observer,
+            name=engine,
+        )
+    search = _PySearch(problem, db, Run(engine, limits, observer), gw, hw, cap)
     result: Result = search.solve()
     if cap is not None:
         result.bound = cap if result.status == NO_SOLUTION else search.floor
@@ -322,14 +329,14 @@ def specialised(problem: Any) -> bool:
 
 class _PySearch:
     """The pure-Python search: recursive, one board, incremental heuristic, the bound on
-    ``gw * g + hw * h`` (as in `kernel_numba.run`)."""
+    ``gw * g + hw * h`` (as in the compiled IDA*, `searchkit.kernels.idastar`)."""
 
     def __init__(self, problem: Any, db: Any, run: Run, gw: int = 1, hw: int = 1, cap: float | None = None):
         self.problem, self.db, self.run = problem, db, run
         self.gw, self.hw = gw, hw
         self.cap = math.inf if cap is None else cap
-        self.floor = 0  # as `kernel_numba.Search.floor`
-        self.expanded = self.generated = self.iterations = 0
+        self.floor = 0  # as the compiled IDA*'s floor
+        self.expanded = self.generated = self.duplicates = self.iterations = 0
 
     def _heuristic(self, board: list[int]):
         name = self.problem.heuristic_name
@@ -354,7 +361,12 @@ class _PySearch:
             if run.observer is not None:
                 run.observer.iteration(bound if gw == 1 else bound / gw)
             found, next_bound = self._iteration(board, h0, slide, bound, path)
-            counts = {"expanded": self.expanded, "generated": self.generated, "iterations": self.iterations}
+            counts = {
+                "expanded": self.expanded,
+                "generated": self.generated,
+                "duplicates": self.duplicates,
+                "iterations": self.iterations,
+            }
             if found:
                 return finish(problem, run, SOLVED, path, **counts)
             if run.reason is not None:
@@ -370,12 +382,12 @@ class _PySearch:
         encode = problem.encode
         gw, hw, cap = self.gw, self.hw, self.cap
         shown = bound if gw == 1 else bound / gw
-        expanded, generated = self.expanded, 0
+        expanded, generated, duplicates = self.expanded, 0, 0
         next_check = run.next_check
         best_next: list[int | None] = [None]
 
         def visit(blank: int, g: int, h: int, back: int) -> bool:
-            nonlocal expanded, generated, next_check
+            nonlocal expanded, generated, duplicates, next_check
             if expanded >= next_check:
                 if run.limit_reached(expanded, self.generated + generated, g, shown):
                     return False
@@ -386,7 +398,13 @@ class _PySearch:
                 observer.expand(state, g, h)
             cg = g + 1
             for d, nb in moves[blank]:
-                if d == back:
+                if d == back:  # counted as the core's engines count it: generated, a duplicate
+                    generated += 1
+                    duplicates += 1
+                    if observer is not None:
+                        board[blank], board[nb] = board[nb], 0
+                        observer.generate(state, DIRS[d], encode(tuple(board)), cg, None, "duplicate")
+                        board[nb], board[blank] = board[blank], 0
                     continue
                 t = board[nb]
                 board[blank] = t
@@ -425,4 +443,5 @@ class _PySearch:
             sys.setrecursionlimit(old)
             self.expanded = expanded
             self.generated += generated
+            self.duplicates += duplicates
         return found, best_next[0]

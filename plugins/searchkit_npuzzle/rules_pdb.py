@@ -23,13 +23,26 @@ from .rules import (
     IDX,
     MGROUP,
     MWEIGHT,
-    NBR,
     OFFS,
+    R_IDX,
+    R_MIDX,
+    R_MOFF,
+    R_MVAL,
+    R_MW,
+    R_OFF,
+    R_ON,
+    R_SUMS,
+    R_VAL,
+    R_W,
     SUMS,
     VAL,
     WEIGHT,
     _blank,
+    _cdelta,
+    _field,
     _find_blank,
+    _nbr,
+    _record,
     _slide,
     _tile,
     cost,
@@ -45,65 +58,66 @@ __all__ += ["moves", "undo"]
 
 
 @njit(cache=True, inline="always")
-def account(s, tab, flat, g, k, mg, mk):
-    """Write group ``g``'s new index ``k`` and its value, and (``mg >= 0``) mirror group ``mg``'s
-    index ``mk`` and value, into the derived words, the sums with them."""
-    ng, idx, val, sums, offs = tab[GROUPS], tab[IDX], tab[VAL], tab[SUMS], tab[OFFS]
-    v = np.int64(flat[tab[offs + g] + k])
-    s[sums] = np.uint64(np.int64(s[sums]) + v - np.int64(s[val + g]))
-    s[idx + g] = np.uint64(k)
-    s[val + g] = np.uint64(v)
-    on = np.int64(mg >= 0)  # 0: no mirror image, the mirror's words stay as they are
-    at = ng + mg * on
-    old_k, old_v = np.int64(s[idx + at]), np.int64(s[val + at])
+def account(s, tab, flat, r, k, mk):
+    """Write the new index ``k`` of the group of the tile whose record is at ``r`` and its value,
+    and (when the tile has a mirror image) the mirror group's index ``mk`` and value, into the
+    derived words, the sums with them."""
+    u = np.uint64
+    sums, iw, vw = u(_field(tab, r, R_SUMS)), u(_field(tab, r, R_IDX)), u(_field(tab, r, R_VAL))
+    v = np.int64(flat[u(_field(tab, r, R_OFF) + k)])
+    s[sums] = u(np.int64(s[sums]) + v - np.int64(s[vw]))
+    s[iw] = u(k)
+    s[vw] = u(v)
+    on = _field(tab, r, R_ON)  # 0: no mirror image, the mirror's words stay as they are
+    miw, mvw = u(_field(tab, r, R_MIDX)), u(_field(tab, r, R_MVAL))
+    old_k, old_v = np.int64(s[miw]), np.int64(s[mvw])
     mk = old_k + on * (mk - old_k)
-    mv = old_v + on * (np.int64(flat[tab[offs + mg * on] + mk]) - old_v)
-    s[sums + 1] = np.uint64(np.int64(s[sums + 1]) + mv - old_v)
-    s[idx + at] = np.uint64(mk)
-    s[val + at] = np.uint64(mv)
+    mv = old_v + on * (np.int64(flat[u(_field(tab, r, R_MOFF) + mk)]) - old_v)
+    s[sums + u(1)] = u(np.int64(s[sums + u(1)]) + mv - old_v)
+    s[miw] = u(mk)
+    s[mvw] = u(mv)
 
 
 @njit(cache=True, inline="always")
-def estimate(s, tab, flat, g, k, mg, mk):
-    """The estimate with group ``g`` at index ``k`` and (``mg >= 0``) mirror group ``mg`` at
-    ``mk``, the other groups as the derived words hold them: the larger of the two sums."""
-    ng, val, sums, offs = tab[GROUPS], tab[VAL], tab[SUMS], tab[OFFS]
-    plain = np.int64(s[sums]) + np.int64(flat[tab[offs + g] + k]) - np.int64(s[val + g])
-    on = np.int64(mg >= 0)
-    mg *= on
-    other = np.int64(s[sums + 1]) + on * (np.int64(flat[tab[offs + mg] + mk * on]) - np.int64(s[val + ng + mg]))
+def estimate(s, tab, flat, r, k, mk):
+    """The estimate with the group of the tile whose record is at ``r`` at index ``k`` and its
+    mirror group (if any) at ``mk``, the other groups as the derived words hold them: the
+    larger of the two sums."""
+    u = np.uint64
+    sums = u(_field(tab, r, R_SUMS))
+    plain = np.int64(s[sums]) + np.int64(flat[u(_field(tab, r, R_OFF) + k)]) - np.int64(s[u(_field(tab, r, R_VAL))])
+    on = _field(tab, r, R_ON)
+    mv = np.int64(flat[u(_field(tab, r, R_MOFF) + mk * on)]) - np.int64(s[u(_field(tab, r, R_MVAL))])
+    other = np.int64(s[sums + u(1)]) + on * mv
     return plain + (other - plain) * np.int64(other > plain)
 
 
 @njit(cache=True, inline="always")
-def _keys(s, tab, t, b, nb):
-    """``(group, index, mirror group, mirror index)`` after tile ``t`` slides from ``nb`` to ``b``."""
-    ng, idx, cmap = tab[GROUPS], tab[IDX], tab[CMAP]
-    g, mg = tab[tab[GROUP] + t], tab[tab[MGROUP] + t]
-    on = np.int64(mg >= 0)
-    k = np.int64(s[idx + g]) + (b - nb) * tab[tab[WEIGHT] + t]
-    mk = np.int64(s[idx + ng + mg * on]) + on * (tab[cmap + b] - tab[cmap + nb]) * tab[tab[MWEIGHT] + t]
-    return g, k, mg, mk
+def _keys(s, ctx, t, b, nb, m):
+    """``(record, index, mirror index)`` after tile ``t`` slides from ``nb`` to ``b`` (move ``m``)."""
+    tab = ctx[0]
+    r = _record(ctx, t)
+    k = np.int64(s[np.uint64(_field(tab, r, R_IDX))]) + (b - nb) * _field(tab, r, R_W)
+    mk = np.int64(s[np.uint64(_field(tab, r, R_MIDX))]) + _cdelta(ctx, b, m) * _field(tab, r, R_MW)
+    return r, k, mk
 
 
 @njit(cache=True, inline="always")
 def apply(s, m, ctx):
-    tab = ctx[0]
-    b = _blank(s, tab)
-    nb = tab[tab[NBR] + 4 * b + m]
-    g, k, mg, mk = _keys(s, tab, _tile(s, ctx, nb), b, nb)
+    b = _blank(s, ctx)
+    nb = _nbr(ctx, b, m)
+    r, k, mk = _keys(s, ctx, _tile(s, ctx, nb), b, nb, m)
     _slide(s, ctx, m)
-    account(s, tab, ctx[1], g, k, mg, mk)
+    account(s, ctx[0], ctx[1], r, k, mk)
     return 1
 
 
 @njit(cache=True, inline="always")
 def h_after(s, m, hs, ctx):
-    tab = ctx[0]
-    b = _blank(s, tab)
-    nb = tab[tab[NBR] + 4 * b + m]
-    g, k, mg, mk = _keys(s, tab, _tile(s, ctx, nb), b, nb)
-    return estimate(s, tab, ctx[1], g, k, mg, mk)
+    b = _blank(s, ctx)
+    nb = _nbr(ctx, b, m)
+    r, k, mk = _keys(s, ctx, _tile(s, ctx, nb), b, nb, m)
+    return estimate(s, ctx[0], ctx[1], r, k, mk)
 
 
 @njit(cache=True, inline="always")

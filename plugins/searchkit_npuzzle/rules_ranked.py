@@ -20,13 +20,17 @@ from .rules import (
     GTILES,
     IDENT,
     IDX,
+    KEYS,
+    MEMO,
+    MEMO_SIZE,
     MGROUP,
     MTILES,
-    NBR,
     POS,
     ROW,
     _blank,
     _find_blank,
+    _nbr,
+    _record,
     _slide,
     _tile,
     cost,
@@ -62,23 +66,38 @@ def _rank(s, tab, g, tiles, cmap, moved, to):
 
 
 @njit(cache=True, inline="always")
-def _keys(s, tab, t, b, nb):
-    """``(group, index, mirror group, mirror index)`` after tile ``t`` slides from ``nb`` to ``b``."""
+def _keys(s, ctx, t, b):
+    """``(record, index, mirror index)`` after tile ``t`` slides to ``b`` (`rules_pdb._keys`)."""
+    tab = ctx[0]
     g, mg = tab[tab[GROUP] + t], tab[tab[MGROUP] + t]
     k = _rank(s, tab, g, tab[GTILES], tab[IDENT], t, b)
     mk = _rank(s, tab, mg * np.int64(mg >= 0), tab[MTILES], tab[CMAP], t, b)
-    return g, k, mg, mk
+    return _record(ctx, t), k, mk
+
+
+@njit(cache=True, inline="always")
+def _remembered(s, tab, m):
+    """Whether the last move `h_after` priced was ``m`` on a board equal to ``s``'s."""
+    at = tab[MEMO]
+    same = tab[at] == m
+    for i in range(tab[KEYS]):
+        same &= np.uint64(tab[at + MEMO_SIZE + i]) == s[i]
+    return same
 
 
 @njit(cache=True, inline="always")
 def apply(s, m, ctx):
     tab = ctx[0]
-    b = _blank(s, tab)
-    nb = tab[tab[NBR] + 4 * b + m]
+    b = _blank(s, ctx)
+    nb = _nbr(ctx, b, m)
     t = _tile(s, ctx, nb)
-    g, k, mg, mk = _keys(s, tab, t, b, nb)
+    at = tab[MEMO]
+    if _remembered(s, tab, m):  # IDA* makes the move it has just priced: its ranks are known
+        r, k, mk = np.uint64(tab[at + 1]), tab[at + 2], tab[at + 3]
+    else:
+        r, k, mk = _keys(s, ctx, t, b)
     _slide(s, ctx, m)
-    account(s, tab, ctx[1], g, k, mg, mk)
+    account(s, tab, ctx[1], r, k, mk)
     pos = tab[POS]
     s[pos + t] = np.uint64(b)
     s[pos] = np.uint64(nb)
@@ -88,10 +107,14 @@ def apply(s, m, ctx):
 @njit(cache=True, inline="always")
 def h_after(s, m, hs, ctx):
     tab = ctx[0]
-    b = _blank(s, tab)
-    nb = tab[tab[NBR] + 4 * b + m]
-    g, k, mg, mk = _keys(s, tab, _tile(s, ctx, nb), b, nb)
-    return estimate(s, tab, ctx[1], g, k, mg, mk)
+    b = _blank(s, ctx)
+    nb = _nbr(ctx, b, m)
+    r, k, mk = _keys(s, ctx, _tile(s, ctx, nb), b)
+    at = tab[MEMO]  # remembered for `apply`: a transparent cache, the same answer either way
+    tab[at], tab[at + 1], tab[at + 2], tab[at + 3] = m, np.int64(r), k, mk
+    for i in range(tab[KEYS]):
+        tab[at + MEMO_SIZE + i] = np.int64(s[i])
+    return estimate(s, tab, ctx[1], r, k, mk)
 
 
 @njit(cache=True, inline="always")

@@ -64,7 +64,8 @@ def reference_wida(board, goal, width, height, weight):
         best = None
         r, c = divmod(blank, width)
         for step, name in steps:
-            if name == back:
+            if name == back:  # the move back: generated and dropped, as the core's engines count it
+                counts["generated"] += 1
                 continue
             if (
                 (name == "U" and r == 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from searchkit import InputError
 
@@ -118,6 +119,7 @@ def _symmetries(width: int, height: int) -> list[Callable[[int], int]]:
     return syms
 
 
+@lru_cache(maxsize=64)  # asked per problem, by the heuristic, the search and the compiled rules
 def goal_groups(
     groups: tuple[tuple[int, ...], ...], width: int, height: int, goal: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
