@@ -38,11 +38,12 @@ class Slices:
     """Slice lengths and the check between slices, for one `Run`.
 
     The first slice expands nothing: it loads the kernel (numba compiles it, or loads it from
-    its cache, on the first call in a process), after which the check starts the run's clock
-    again (`Run.restart`), so neither counts as search time."""
+    its cache, on the first call in a process), after which the check loads the rest
+    (``prime``, e.g. the replay of the answer) and starts the run's clock again
+    (`Run.restart`), so none of it counts as search time."""
 
-    def __init__(self, run: Any, max_moves: int):
-        self.run, self.max_moves = run, max_moves
+    def __init__(self, run: Any, max_moves: int, prime: Any = None):
+        self.run, self.max_moves, self.prime = run, max_moves, prime
         self.step = FIRST_SLICE
         self.at = perf_counter()
         self.primed = False
@@ -64,6 +65,8 @@ class Slices:
         """The periodic check after a slice: True (the run's reason set) when a limit stops the search."""
         if not self.primed:
             self.primed = True
+            if self.prime is not None:
+                self.prime()
             self.run.restart()
             self.at = perf_counter()
             return False
@@ -104,8 +107,11 @@ class Driver:
             raise InputError(f"compiled rules {rules.module}: encode gave {keys.shape} words, not ({rules.keys},)")
         return keys if rules.keys == rules.width else rules.words(keys, self.fns["derive"])
 
-    def slices(self) -> Slices:
-        return Slices(self.run, self.rules.max_moves)
+    def slices(self, start: Any = None) -> Slices:
+        """The run's `Slices`; with the ``start`` words, the first check also loads the kernel
+        that replays the answer (`replay`)."""
+        prime = None if start is None else (lambda: self.replay(start, []))
+        return Slices(self.run, self.rules.max_moves, prime)
 
     def room_for(self, stored: int, nbytes: int, capacity: int | None) -> bool:
         """Whether a table holding ``stored`` states may claim ``nbytes`` more (its capacity
