@@ -3,7 +3,7 @@
 numba's on-disk cache never hits for a kernel that takes jitted functions as arguments (it
 compiles again in every process), so the kernels are not written that way.  Instead the
 kernel templates (the plain functions listed in the ``TEMPLATES`` of `table`, `buckets`,
-`idastar`, `bestfirst`, `breadth`, `path`, written in numba's subset against the placeholder names
+`meeting`, `idastar`, `bestfirst`, `breadth`, `path`, written in numba's subset against the placeholder names
 of `rules`) are copied, each under ``@njit(cache=True)``, into a small module that imports
 the rules module's functions under those names; numba caches that module's functions like
 any others.
@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import InputError
-from . import bestfirst, breadth, buckets, idastar, path, table
+from . import bestfirst, breadth, buckets, idastar, meeting, path, table
 from .rules import OPTIONAL, rules_source
 
 CACHE_ENV = "SEARCHKIT_CACHE_DIR"
@@ -68,7 +68,7 @@ def templates_source() -> str:
     the helpers (all but the ``*_kernel`` functions) inlined into their callers too (numba's
     ``inline="always"``: about 15 % faster best-first kernels, measured)."""
     parts = []
-    for mod in (table, buckets, idastar, bestfirst, breadth, path):
+    for mod in (table, buckets, meeting, idastar, bestfirst, breadth, path):
         for fn in mod.TEMPLATES:
             how = "cache=True" if fn.__name__.endswith("_kernel") else 'cache=True, inline="always"'
             parts.append(f"@njit({how})\n" + inspect.getsource(fn))

@@ -172,11 +172,14 @@ def wants_nodes(observer: Any) -> bool:
     return kind.expand is not Observer.expand or kind.generate is not Observer.generate
 
 
-def choose(problem: Any, compiled: str, engine: str, observer: Any = None) -> CompiledRules | None:
+def choose(
+    problem: Any, compiled: str, engine: str, observer: Any = None, needs: tuple[str, ...] = ()
+) -> CompiledRules | None:
     """The rules to run ``engine`` compiled with, or None for the Python engine.
 
-    ``compiled``: ``"auto"`` (compiled when the problem offers rules, numba is available and
-    no observer listens to every node), ``"on"`` (compiled or an `InputError`) or ``"off"``."""
+    ``compiled``: ``"auto"`` (compiled when the problem offers rules with the optional
+    functions ``needs``, numba is available and no observer listens to every node), ``"on"``
+    (compiled or an `InputError`) or ``"off"``."""
     if compiled not in CHOICES:
         raise InputError(f"{engine} parameter compiled must be one of {', '.join(CHOICES)} (got {compiled!r})")
     if compiled == "off":
@@ -190,6 +193,8 @@ def choose(problem: Any, compiled: str, engine: str, observer: Any = None) -> Co
     elif rules is None or not numba_available() or wants_nodes(observer):
         return None
     rules.check()
+    if needs and compiled == "auto" and not set(needs) <= set(rules.functions()):
+        return None  # e.g. idastar on rules without undo: the Python engine
     return rules
 
 
