@@ -39,7 +39,7 @@ LOADED, PSTAMP, ASSIGNED = 0, 1, 2
 MEMO = 10
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _load(s, ctx):
     """Unpack position ``s`` into the scratch (boxes, their list, the player's squares marked
     in ``buf[1]`` with ``memo[PSTAMP]``) unless it is there already; the number of boxes."""
@@ -64,7 +64,7 @@ def _load(s, ctx):
     return geo[BOXES]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def moves(s, ctx, out):
     nbr, floor, dead, goal, alive, comp, geo = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[6], ctx[7]
     occ, buf, memo = ctx[9], ctx[10], ctx[14]
@@ -102,7 +102,7 @@ def moves(s, ctx, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s, m, ctx):
     nbr, geo, occ, buf, memo = ctx[0], ctx[7], ctx[9], ctx[10], ctx[14]
     _load(s, ctx)
@@ -119,7 +119,7 @@ def apply(s, m, ctx):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _assigned(s, ctx):
     """The matching bound of ``s`` (BIG or more: none), its assignment kept for `h_after`."""
     dist, comp, geo, buf, costs, ints, used, memo = ctx[5], ctx[6], ctx[7], ctx[10], ctx[11], ctx[12], ctx[13], ctx[14]
@@ -130,7 +130,7 @@ def _assigned(s, ctx):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def h(s, ctx):
     if ctx[7][IMPOSSIBLE]:
         return -1
@@ -138,7 +138,7 @@ def h(s, ctx):
     return -1 if total >= BIG else total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def h_after(s, m, hs, ctx):
     nbr, dist, comp, geo, buf, costs, ints, used, memo = (
         ctx[0],
@@ -163,7 +163,7 @@ def h_after(s, m, hs, ctx):
     return -1 if total >= BIG else total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_goal(s, ctx):
     goals = ctx[8]
     for t in range(goals.shape[0]):
