@@ -16,10 +16,9 @@ A weight that is not a whole number is approximated by two integers
 
 `BestFirst` drives the kernel: slices between limit checks, growing the table and the queue
 when the kernel says ``FULL``, stopping at the memory limit, rebuilding the path from the
-parent slots; or stepped by a portfolio (`BestFirst.step`), meeting searches the other way
-(`searchkit.kernels.meeting`).  ``reopen`` says what a cheaper path to a stored state
-does: requeue it (A*), only update one not yet expanded (a weighted search that keeps
-expanded states closed), or nothing (greedy: the Python engine's ``reopen=False``).
+parent slots; or stepped by a portfolio, meeting searches the other way (`meeting`).  A
+cheaper path to a stored state requeues it, updates only one not yet expanded, or does
+nothing (``reopen``: A*, a weighted search keeping expanded states closed, greedy).
 With the rules' ``inverse``, the child a move back to the parent reaches is the parent's
 slot, found without a lookup.  Cost per stored state: a table row
 (``8 * key_width + 9`` bytes), its index entry (8 bytes at most 3/4 full) and 4 bytes per
