@@ -43,8 +43,9 @@ only the key words (a state loaded from a table is completed by ``derive``).
 
 Costs and estimates are integers (``int64``; a path cost at most 2**31 - 1 in the tables,
 an estimate at most 2**24 - 1 for the best-first kernels): a domain with real-valued costs
-has no compiled rules yet.  The functions allocate nothing (the kernels call them per node)
-and never keep state between calls outside ``s``.
+has no compiled rules yet.  The functions allocate nothing (the kernels call them per node,
+compiled without numba's reference counting: `searchkit.kernels.generate`) and never keep
+state between calls outside ``s``.
 
 ``searchkit check`` (`searchkit.testing`) holds the rules to the Python problem on sampled
 states: the same children, costs and actions, the same ``h`` and goal test, ``undo`` and
