@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
+from .buckets import bq_push
 from .codes import (
     ASKED,
     CHUNK,
@@ -122,7 +123,6 @@ def bestfirst_kernel(
     chunks = links.shape[0]
     bcap = buckets.shape[0]
     bmap = mkeys.shape[0] // 2
-    mmask = mkeys.shape[0] - 1
     maxm = mbuf.shape[0]
     n = sc[COUNT]
     size = sc[FRONTIER]
@@ -161,8 +161,7 @@ def bestfirst_kernel(
             elif expanded >= stop:
                 status = PAUSED  # the entry stays first in line
                 break
-        # the pop, written out: an inlined helper's array arguments cost atomic reference
-        # counts on every call (numba): see `searchkit.kernels.buckets`
+        # the pop (the entry was read above, so that a paused search leaves it queued)
         head = buckets[b, 1]
         count = buckets[b, 3] - 1
         buckets[b, 3] = count
@@ -260,52 +259,7 @@ def bestfirst_kernel(
                 status = RANGE
                 break
             seq += 1
-            # `buckets.bq_push`, written out (as the pop above)
-            key = (f << SEC_BITS) | sec
-            q = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(33)) & mmask
-            while True:
-                e = mkeys[q]
-                if e == key + 1:
-                    b = mvals[q]
-                    break
-                if e == 0:
-                    b = qs[NB]
-                    qs[NB] = b + 1
-                    mkeys[q] = key + 1
-                    mvals[q] = b
-                    buckets[b, 0] = key
-                    buckets[b, 3] = 0
-                    break
-                q = (q + 1) & mmask
-            count = buckets[b, 3]
-            if count == 0 or (buckets[b, 2] + 1) % CHUNK == 0:
-                c = qs[FREE]  # a new chunk
-                if c >= 0:
-                    qs[FREE] = links[c]
-                    qs[NFREE] -= 1
-                else:
-                    c = qs[USED]
-                    qs[USED] = c + 1
-                links[c] = -1
-                last = c * CHUNK
-                if count > 0:
-                    links[buckets[b, 2] // CHUNK] = c
-            else:
-                last = buckets[b, 2] + 1
-            if count == 0:
-                buckets[b, 1] = last
-                j = qs[KSIZE]  # the bucket joins the heap of non-empty buckets
-                qs[KSIZE] = j + 1
-                while j > 0:
-                    up = (j - 1) >> 1
-                    if buckets[kheap[up], 0] < key:
-                        break
-                    kheap[j] = kheap[up]
-                    j = up
-                kheap[j] = b
-            pool[last] = child
-            buckets[b, 2] = last
-            buckets[b, 3] = count + 1
+            bq_push(pool, links, buckets, kheap, mkeys, mvals, qs, (f << SEC_BITS) | sec, child)
             size += 1
         if size > max_frontier:
             max_frontier = size
