@@ -475,6 +475,41 @@ def test_a_warm_cache_compiles_nothing_in_a_fresh_process(tmp_path):
     assert len(list((tmp_path / "kernels").glob("compiled_puzzle_rules__*.py"))) == 1
 
 
+COUNTED = """
+import json, random
+from compiled_domains import Puzzle, random_walk
+from searchkit import astar, bfs, idastar, Limits
+from searchkit.kernels import generate
+
+problem = Puzzle(random_walk(3, 3, 20, random.Random(5)), 3, 3)
+for engine in (astar, idastar, bfs):
+    assert engine(problem, compiled="on", limits=Limits(max_expanded=500)).compiled
+(mod,) = generate._loaded.values()
+names = ("bestfirst_kernel", "ida_pruning_kernel", "bfs_kernel")
+calls = {n: sum(ir.count(f"@NRT_{op}(") - ir.count(f"define linkonce_odr void @NRT_{op}(")
+                for ir in getattr(mod, n).inspect_llvm().values() for op in ("incref", "decref"))
+         for n in names}
+print(json.dumps(calls))
+"""
+
+
+def test_the_kernels_count_no_references(tmp_path):
+    """The kernels run without numba's reference counting (atomic operations on every array
+    the rules pass around): compiled afresh, their code calls neither ``NRT_incref`` nor
+    ``NRT_decref`` (numba's inspection needs code compiled in the process, not cached)."""
+    env = dict(
+        os.environ,
+        SEARCHKIT_CACHE_DIR=str(tmp_path / "kernels"),
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+        PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+    )
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, "-c", COUNTED], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    calls = json.loads(done.stdout.splitlines()[-1])
+    assert calls == {"bestfirst_kernel": 0, "ida_pruning_kernel": 0, "bfs_kernel": 0}
+
+
 def test_warm_up_compiles_every_kernel():
     problem = Puzzle(random_board(3, 3, random.Random(0)), 3, 3)
     warm_up(problem, problem.compiled_rules())

@@ -15,34 +15,22 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
-from .board import DIRS, INF, Board, bits, flood
+from searchkit import InputError
+
+from .board import INF, Board, bits, flood
 from .cluster import ClusterProver
 from .corral_search import CorralProver
 from .deadlocks import CLUSTER, Pruning
 from .goalroom import GoalRoom, Route
 from .heuristics import MATCHING, NEAREST, RowCosts
 from .packing import Packing
-from .rules import free_squares, pushable
+from .rules import Push, free_squares, pushable
+
+__all__ = ["Push", "SokobanProblem"]
 
 MAX_REGIONS = 1 << 19  # remembered child regions before starting afresh (~50 MB at most)
-
-
-class Push(NamedTuple):
-    """Push the box on ``square`` ``count`` steps in direction ``DIRS[direction]``."""
-
-    square: int
-    direction: int
-    width: int
-    # > 1: a tunnel macro, the same box pushed on through a tunnel (shadows tuple.count, which
-    # nothing calls on an action: `Route.count` is the same field)
-    count: int = 1  # type: ignore[assignment]
-
-    def __str__(self) -> str:
-        r, c = divmod(self.square, self.width)
-        times = f"x{self.count}" if self.count > 1 else ""
-        return f"{DIRS[self.direction].upper()}{times}@{r + 1},{c + 1}"
 
 
 class SokobanProblem:
@@ -138,6 +126,26 @@ class SokobanProblem:
             return self.packing.cost(keys, boxes)
         assert self._costs is not None  # a heuristic's name comes with its row costs (RowCosts)
         return self._costs(keys)
+
+    def compiled_rules(self):  # -> searchkit.CompiledRules | None
+        """Sokoban's compiled push rules (`push_rules`, built by `compiled_rules.push_rules_of`)
+        when this problem's own successors and heuristic are theirs (`compiled_rules.matches`:
+        the matching bound, neither freeze nor corral pruning, no macros) and numba is here,
+        else None: the core's ``astar`` and ``greedy`` then run compiled, with the same answers
+        and expansions as in Python.  Built once."""
+        if "_compiled_rules" not in vars(self):
+            from searchkit import numba_available
+
+            from .compiled_rules import matches, push_rules_of
+
+            rules = None
+            if numba_available() and matches(self):
+                try:
+                    rules = push_rules_of(self)
+                except InputError:
+                    rules = None  # a level the rules cannot take: the Python engines
+            self._compiled_rules = rules
+        return self._compiled_rules
 
     def describe(self, state) -> str:
         return "\n".join(self.board.render(state[0], state[1]))

@@ -21,8 +21,6 @@ from numba import njit
 
 from .push_kernel import (
     BIG,
-    EXHAUSTED,
-    FULL,
     M_DUPLICATES,
     M_EXPANDED,
     M_FOREIGN,
@@ -30,23 +28,11 @@ from .push_kernel import (
     M_GOAL,
     M_HEAP,
     M_MET,
-    M_REOPENED,
     M_STAMP,
     M_STATES,
-    MET,
-    RUNNING,
-    SOLVED,
-    _asked,
     _child_h,
-    _heap_pop,
     _reach,
-    _slot,
-    ask,
-    heap_push,
-    lookup,
     parent_assignment,
-    reask,
-    rehash,
     scratch,
     unpack,
 )
@@ -54,12 +40,158 @@ from .push_kernel import (
 # what `compiled_search` calls and reads of a kernel: its functions, return codes and meta slots
 __all__ = ["ask", "heap_push", "lookup", "parent_assignment", "reask", "rehash", "run", "scratch"]
 __all__ += ["EXHAUSTED", "FULL", "MET", "RUNNING", "SOLVED", "META"]
-__all__ += ["M_DUPLICATES", "M_EXPANDED", "M_FOREIGN", "M_GENERATED", "M_GOAL", "M_HEAP", "M_MET", "M_REOPENED"]
+__all__ += ["M_DUPLICATES", "M_EXPANDED", "M_FOREIGN", "M_GENERATED", "M_GOAL", "M_HEAP", "M_MET"]
 __all__ += ["M_STATES"]
 
+# run's return codes
+RUNNING, SOLVED, EXHAUSTED, FULL, MET = 0, 1, 2, 3, 4
 # meta slots past the push search's: the second list's size, whose turn it is
 M_HEAP2, M_TURN = 10, 11
 META = 12
+
+
+@njit(cache=True)
+def _hash(key):
+    h = np.uint64(1469598103934665603)
+    for t in range(key.shape[0]):
+        h ^= key[t]
+        h *= np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _slot(keys, table, key, mask):
+    """The slot of ``table`` holding the position whose key is ``key``, or the empty slot it would take."""
+    slot = np.int64(_hash(key) & np.uint64(mask))
+    nwords = key.shape[0]
+    while True:
+        j = table[slot]
+        if j == 0:
+            return slot
+        j -= 1
+        same = True
+        for t in range(nwords):
+            if keys[j, t] != key[t]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def lookup(keys, table, query):
+    """The index of the stored position whose key is ``query``, or -1."""
+    return table[_slot(keys, table, query, table.shape[0] - 1)] - 1
+
+
+@njit(cache=True)
+def _fingerprint(key):
+    """A position's 64-bit hash, never 0 (0 marks an empty slot of an asked set)."""
+    f = _hash(key)
+    return f if f else np.uint64(1)
+
+
+@njit(cache=True)
+def _asked(asked, key):
+    """Whether ``key``'s fingerprint is in ``asked`` (an open-addressing set of fingerprints,
+    a power of two long): the positions another search reached, as fingerprints only, so
+    a match may be another position (the portfolio checks the position itself)."""
+    mask = asked.shape[0] - 1
+    f = _fingerprint(key)
+    slot = np.int64(f & np.uint64(mask))
+    while asked[slot]:
+        if asked[slot] == f:
+            return True
+        slot = (slot + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def _add_asked(asked, f, meta):
+    """Put fingerprint ``f`` in ``asked`` (room checked by the caller); ``meta[M_FOREIGN]`` counts them."""
+    mask = asked.shape[0] - 1
+    slot = np.int64(f & np.uint64(mask))
+    while asked[slot]:
+        if asked[slot] == f:
+            return
+        slot = (slot + 1) & mask
+    asked[slot] = f
+    meta[M_FOREIGN] += 1
+
+
+@njit(cache=True)
+def ask(keys, table, queries, asked, meta):
+    """The row of ``queries`` (positions another search reached) that the first is stored
+    here, or -1; the fingerprints of those before it are kept in ``asked``, so that storing
+    one of them later is a meeting (``MET``)."""
+    mask = table.shape[0] - 1
+    for q in range(queries.shape[0]):
+        if table[_slot(keys, table, queries[q], mask)]:
+            return q
+        _add_asked(asked, _fingerprint(queries[q]), meta)
+    return -1
+
+
+@njit(cache=True)
+def reask(old, new, meta):
+    """Move the fingerprints of ``old`` into the larger, empty ``new``."""
+    meta[M_FOREIGN] = 0
+    for f in old:
+        if f:
+            _add_asked(new, f, meta)
+
+
+@njit(cache=True)
+def rehash(keys, count, table):
+    """Fill an emptied ``table`` (a power of two long) with the first ``count`` positions."""
+    mask = table.shape[0] - 1
+    for i in range(count):
+        table[_slot(keys, table, keys[i], mask)] = i + 1
+
+
+@njit(cache=True)
+def heap_push(hf, hh, hi, size, f, h, i):
+    """Add index ``i`` at ``(f, h)`` to the binary heap of ``size`` entries; the new size."""
+    k = size
+    hf[k] = f
+    hh[k] = h
+    hi[k] = i
+    while k > 0:
+        p = (k - 1) >> 1
+        if hf[p] < f or (hf[p] == f and hh[p] <= h):
+            break
+        hf[k], hh[k], hi[k] = hf[p], hh[p], hi[p]
+        k = p
+    hf[k] = f
+    hh[k] = h
+    hi[k] = i
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(hf, hh, hi, size):
+    """The heap's least ``(f, h)`` entry's index, and the new size."""
+    top = hi[0]
+    size -= 1
+    f, h, i = hf[size], hh[size], hi[size]
+    k = 0
+    while True:
+        c = 2 * k + 1
+        if c >= size:
+            break
+        if c + 1 < size and (hf[c + 1] < hf[c] or (hf[c + 1] == hf[c] and hh[c + 1] < hh[c])):
+            c += 1
+        if hf[c] > f or (hf[c] == f and hh[c] >= h):
+            break
+        hf[k], hh[k], hi[k] = hf[c], hh[c], hi[c]
+        k = c
+    if size > 0:
+        hf[k] = f
+        hh[k] = h
+        hi[k] = i
+    return top, size
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ steps ``layout.offsets`` (``-width, width, -1, 1``).  Two forms of the one rule:
 * `pullable`, its reverse for the searches backwards: the boxes a player standing on any
   of some squares can pull one way (the pull search (`pull`) calls it with the player's
   region, the aimed search's count of boxes no pull can move with all free squares);
+* `Push`: a search's action, a box pushed one or more squares one way;
 * `free_squares`: where the player may walk (and a box may go), floor without a box;
 * `step`, one LURD letter (lowercase walks, uppercase pushes) applied to a position: the new
   position, or why the move is illegal.  The LURD writer and replayer (`lurd`), the
@@ -34,6 +35,22 @@ INTO_BOX = "walks into a box (a push must be uppercase)"
 NO_BOX = "a push with no box to push"
 BLOCKED = "the box is blocked"
 _LETTERS = {c: (k, False) for k, c in enumerate(DIRS)} | {c.upper(): (k, True) for k, c in enumerate(DIRS)}
+
+
+class Push(NamedTuple):
+    """Push the box on ``square`` ``count`` steps in direction ``DIRS[direction]``."""
+
+    square: int
+    direction: int
+    width: int
+    # > 1: a tunnel macro, the same box pushed on through a tunnel (shadows tuple.count, which
+    # nothing calls on an action: `Route.count` is the same field)
+    count: int = 1  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        r, c = divmod(self.square, self.width)
+        times = f"x{self.count}" if self.count > 1 else ""
+        return f"{DIRS[self.direction].upper()}{times}@{r + 1},{c + 1}"
 
 
 def free_squares(layout, boxes: int) -> int:

@@ -239,10 +239,10 @@ def idastar(
 ) -> Result:
     """IDA*: iterative deepening on ``g + h``; optimal with an admissible heuristic.
 
-    ``compiled``: ``auto`` runs over the problem's compiled rules when it offers them and
-    numba is here (`searchkit.kernels.idastar`: the same iterations, cost and expansions),
+    ``compiled``: ``auto`` runs over the problem's compiled rules when it offers them (with
+    ``undo``) and numba is here (`searchkit.kernels.idastar`: the same iterations, cost and expansions),
     ``on`` insists, ``off`` runs this module's search."""
-    rules = choose(problem, compiled, "idastar", observer)
+    rules = choose(problem, compiled, "idastar", observer, needs=("undo",))
     if rules is not None:
         from ..kernels.search import compiled_idastar
 

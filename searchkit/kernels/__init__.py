@@ -6,8 +6,9 @@ contract: `searchkit.kernels.rules`); the engines ``idastar``, ``astar``, ``gree
 the same limits, statistics, progress and Result as their Python form (``Result.compiled``
 says which ran).  Modules: `rules` (the contract, the choice), `generate` (a cached module
 of kernels per rules module), `table` (the state table), `buckets` (the open list),
-`idastar`, `bestfirst`, `breadth` (the kernels and their drivers), `run` (what the drivers
-share), `search` (the entry points), `codes` (the numbers kernels and drivers exchange).
+`meeting` (how a best-first search stepped in a portfolio meets the others), `idastar`,
+`bestfirst`, `breadth` (the kernels and their drivers), `run` (what the drivers share),
+`search` (the entry points), `codes` (the numbers kernels and drivers exchange).
 
 Importing this package imports neither numpy nor numba: the engines look here on every run.
 """

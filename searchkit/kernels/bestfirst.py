@@ -16,8 +16,11 @@ A weight that is not a whole number is approximated by two integers
 
 `BestFirst` drives the kernel: slices between limit checks, growing the table and the queue
 when the kernel says ``FULL``, stopping at the memory limit, rebuilding the path from the
-parent slots.  With the rules' ``inverse``, the child a move back to the parent reaches
-is the parent's slot, found without a lookup.  Cost per stored state: a table row
+parent slots; or stepped by a portfolio, meeting searches the other way (`meeting`).  A
+cheaper path to a stored state requeues it, updates only one not yet expanded, or does
+nothing (``reopen``: A*, a weighted search keeping expanded states closed, greedy).
+With the rules' ``inverse``, the child a move back to the parent reaches is the parent's
+slot, found without a lookup.  Cost per stored state: a table row
 (``8 * key_width + 9`` bytes), its index entry (8 bytes at most 3/4 full) and 4 bytes per
 open-list entry (in chunks of 128).
 """
@@ -29,7 +32,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
+from .buckets import bq_push
 from .codes import (
+    ASKED,
     CHUNK,
     COUNT,
     DUPLICATES,
@@ -43,13 +48,18 @@ from .codes import (
     G_MAX,
     GENERATED,
     GOAL,
+    IMPROVE_OPEN,
+    KEEP_FIRST,
     KSIZE,
     MAX_FRONTIER,
+    MEETING,
+    MET,
     NB,
     NFREE,
     PAUSED,
     QS_SIZE,
     RANGE,
+    REOPEN_ALL,
     REOPENED,
     SC_SIZE,
     SEC_BITS,
@@ -57,6 +67,7 @@ from .codes import (
     SEQ,
     USED,
 )
+from .meeting import asked_has, fingerprint
 from .rules import HAS_DERIVE, HAS_H_AFTER, HAS_INVERSE, apply, derive, h, h_after, inverse, is_goal, moves
 from .table import Table, add_slot, find_slot
 
@@ -65,6 +76,7 @@ if TYPE_CHECKING:
 
 FIRST_CHUNKS = 1 << 8  # bucket-queue chunks of a new search (32768 entries)
 FIRST_BUCKETS = 1 << 10  # bucket records of a new search (distinct keys)
+FIRST_ASKED = 1 << 11  # entries of the first set of fingerprints other searches asked for
 
 
 def bestfirst_kernel(
@@ -85,28 +97,32 @@ def bestfirst_kernel(
     mvals: Any,
     qs: Any,
     mbuf: Any,
+    asked: Any,
     stop: int,
     wg: int,
     wh: int,
-    reopen: bool,
+    reopen: int,
     on_generation: bool,
 ) -> int:
     """Expand states best first until a goal (``FOUND``, its slot in ``sc[GOAL]``), an
     empty open list (``EXHAUSTED``), ``stop`` expansions (``PAUSED``, the next state left
-    queued), a table or queue without room for one more expansion (``FULL``) or a number
-    beyond the packed entries (``RANGE``).
+    queued), a table or queue without room for one more expansion (``FULL``), a number
+    beyond the packed entries (``RANGE``) or, after the expansion that stored it, a state
+    whose fingerprint is in ``asked`` (``MET``, its slot in ``sc[MEETING]``; looked up only
+    while ``sc[ASKED]`` is not 0: `searchkit.kernels.meeting`).
 
     ``s``, ``p``: scratch states; ``keys``, ``gtab``, ``parent``, ``mv``, ``index``: the
     table (`searchkit.kernels.table`); ``pool`` to ``qs``: the bucket queue
     (`searchkit.kernels.buckets`); ``mbuf``: the move buffer.  ``wg``, ``wh``: the weights
-    of ``g`` and ``h`` in ``f``."""
+    of ``g`` and ``h`` in ``f``; ``reopen``: what a cheaper path to a stored state does
+    (`KEEP_FIRST`, `IMPROVE_OPEN`, `REOPEN_ALL`).  A child's ``h`` is asked only when it
+    is queued (not for a duplicate)."""
     width = s.shape[0]
     kw = keys.shape[1]  # the key words the table holds; the rest are derived
     capacity = keys.shape[0]
     chunks = links.shape[0]
     bcap = buckets.shape[0]
     bmap = mkeys.shape[0] // 2
-    mmask = mkeys.shape[0] - 1
     maxm = mbuf.shape[0]
     n = sc[COUNT]
     size = sc[FRONTIER]
@@ -119,6 +135,9 @@ def bestfirst_kernel(
     sec_mask = (1 << SEC_BITS) - 1
     status = EXHAUSTED
     while size > 0:
+        if sc[MEETING] >= 0:
+            status = MET
+            break
         if n + maxm > capacity or qs[NFREE] + chunks - qs[USED] < maxm or qs[NB] + maxm > bcap or qs[NB] + maxm > bmap:
             status = FULL
             break
@@ -142,8 +161,7 @@ def bestfirst_kernel(
             elif expanded >= stop:
                 status = PAUSED  # the entry stays first in line
                 break
-        # the pop, written out: an inlined helper's array arguments cost atomic reference
-        # counts on every call (numba): see `searchkit.kernels.buckets`
+        # the pop (the entry was read above, so that a paused search leaves it queued)
         head = buckets[b, 1]
         count = buckets[b, 3] - 1
         buckets[b, 3] = count
@@ -189,9 +207,6 @@ def bestfirst_kernel(
         for i in range(nm):
             m = mbuf[i]
             generated += 1
-            ch = 0
-            if HAS_H_AFTER:
-                ch = h_after(p, m, hp, ctx)
             for j in range(width):
                 s[j] = p[j]
             cg = gv + apply(s, m, ctx)
@@ -208,7 +223,7 @@ def bestfirst_kernel(
                 closed = old < 0
                 if closed:
                     old = -old - 1
-                if not reopen or cg >= old:
+                if cg >= old or reopen == KEEP_FIRST or (closed and reopen == IMPROVE_OPEN):
                     duplicates += 1
                     continue
                 if closed:
@@ -217,10 +232,14 @@ def bestfirst_kernel(
                 child = n
                 add_slot(keys, index, s, -r - 1, child)
                 n += 1
+                if sc[ASKED] > 0 and sc[MEETING] < 0 and asked_has(asked, fingerprint(s, kw)):
+                    sc[MEETING] = child  # reached by another search too: answered after this expansion
             gtab[child] = cg
             parent[child] = slot
             mv[child] = m
-            if not HAS_H_AFTER:
+            if HAS_H_AFTER:
+                ch = h_after(p, m, hp, ctx)  # ``p`` is the parent still: the move was made on ``s``
+            else:
                 ch = h(s, ctx)
             if on_generation and is_goal(s, ctx):
                 sc[GOAL] = child
@@ -240,52 +259,7 @@ def bestfirst_kernel(
                 status = RANGE
                 break
             seq += 1
-            # `buckets.bq_push`, written out (as the pop above)
-            key = (f << SEC_BITS) | sec
-            q = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(33)) & mmask
-            while True:
-                e = mkeys[q]
-                if e == key + 1:
-                    b = mvals[q]
-                    break
-                if e == 0:
-                    b = qs[NB]
-                    qs[NB] = b + 1
-                    mkeys[q] = key + 1
-                    mvals[q] = b
-                    buckets[b, 0] = key
-                    buckets[b, 3] = 0
-                    break
-                q = (q + 1) & mmask
-            count = buckets[b, 3]
-            if count == 0 or (buckets[b, 2] + 1) % CHUNK == 0:
-                c = qs[FREE]  # a new chunk
-                if c >= 0:
-                    qs[FREE] = links[c]
-                    qs[NFREE] -= 1
-                else:
-                    c = qs[USED]
-                    qs[USED] = c + 1
-                links[c] = -1
-                last = c * CHUNK
-                if count > 0:
-                    links[buckets[b, 2] // CHUNK] = c
-            else:
-                last = buckets[b, 2] + 1
-            if count == 0:
-                buckets[b, 1] = last
-                j = qs[KSIZE]  # the bucket joins the heap of non-empty buckets
-                qs[KSIZE] = j + 1
-                while j > 0:
-                    up = (j - 1) >> 1
-                    if buckets[kheap[up], 0] < key:
-                        break
-                    kheap[j] = kheap[up]
-                    j = up
-                kheap[j] = b
-            pool[last] = child
-            buckets[b, 2] = last
-            buckets[b, 3] = count + 1
+            bq_push(pool, links, buckets, kheap, mkeys, mvals, qs, (f << SEC_BITS) | sec, child)
             size += 1
         if size > max_frontier:
             max_frontier = size
@@ -306,15 +280,35 @@ TEMPLATES = (bestfirst_kernel,)
 
 
 class BestFirst:
-    """One compiled best-first run: the table, the bucket queue, slices and growth.
+    """One compiled best-first run: the table, the bucket queue, slices and growth; run to
+    its end (`solve`) or stepped (`step`, e.g. by a portfolio: `searchkit.engines.portfolio.Steppable`).
 
     ``driver``: the `searchkit.kernels.run.Driver`; ``wg``, ``wh``: the integer weights of
-    ``g`` and ``h``; ``reopen``: a cheaper path re-queues a state (A*), or the first path is
-    kept (greedy); ``on_generation``: the goal test on generation."""
+    ``g`` and ``h``; ``reopen``: what a cheaper path to a stored state does (`REOPEN_ALL`:
+    A*; `IMPROVE_OPEN`: only a state not yet expanded takes it; `KEEP_FIRST`: greedy);
+    ``on_generation``: the goal test on generation; ``start``: the words to search from
+    (default: the problem's initial state); ``cap``: the most states the table grows to
+    hold (past it the search stops with ``limit``, reason ``"memory"``).
 
-    def __init__(self, driver: Driver, wg: int, wh: int, reopen: bool = True, on_generation: bool = False):
-        self.driver, self.wg, self.wh, self.reopen, self.on_generation = driver, wg, wh, reopen, on_generation
+    Stepped, it meets searches the other way as the Python engines do: `knows_any` looks
+    their states up and keeps the fingerprints of those not stored yet
+    (`searchkit.kernels.meeting`); one of them stored later is decoded into ``fresh`` (when
+    the portfolio set a list there), the only states it ever lists."""
+
+    def __init__(
+        self,
+        driver: Driver,
+        wg: int,
+        wh: int,
+        reopen: int = REOPEN_ALL,
+        on_generation: bool = False,
+        start: Any = None,
+        cap: int | None = None,
+    ):
+        self.driver, self.wg, self.wh, self.on_generation = driver, wg, wh, on_generation
+        self.reopen, self.cap = int(reopen), cap
         rules = driver.rules
+        self.problem = driver.problem
         self.table = Table(rules.keys)
         self.pool = np.empty(FIRST_CHUNKS * CHUNK, dtype=np.int32)
         self.links = np.empty(FIRST_CHUNKS, dtype=np.int32)
@@ -323,8 +317,14 @@ class BestFirst:
         self.qs[FREE] = -1  # no free chunk yet
         self.mbuf = np.zeros(rules.max_moves, dtype=np.int64)
         self.sc = np.zeros(SC_SIZE, dtype=np.int64)
-        self.start = driver.encode(driver.problem.initial_state())
+        self.sc[MEETING] = -1
+        self.asked = np.zeros(FIRST_ASKED, dtype=np.uint64)
+        self.start = driver.encode(driver.problem.initial_state() if start is None else start)
+        self.status: str | None = None
+        self.fresh: list[Any] | None = None
+        self._slices: Any = None
         driver.run.watch(self)
+        self._begin()
 
     def _allocate_buckets(self, cap: int) -> None:
         self.buckets = np.empty((cap, 4), dtype=np.int64)
@@ -340,40 +340,94 @@ class BestFirst:
         """The bytes of the table and the bucket queue (their capacity)."""
         return self.table.bytes() + self.queue_bytes()
 
+    @property
+    def memory_bytes(self) -> int:
+        """The bytes its arrays hold, which retiring it frees (a portfolio's memory limit)."""
+        return self.bytes() + int(self.asked.nbytes)
+
     def growth_ahead(self, within: int) -> int:
         """The bytes the next growth allocates if it comes within ``within`` more states
         (`searchkit.tables.growth_ahead`)."""
         n = int(self.sc[COUNT])
         return self.table.growth_bytes() if n + within >= self.table.capacity else 0
 
-    def solve(self) -> Result:
+    # -- the counters (the portfolio and the Result read them) ------------------------------
+    @property
+    def expanded(self) -> int:
+        return int(self.sc[EXPANDED])
+
+    @property
+    def generated(self) -> int:
+        return int(self.sc[GENERATED])
+
+    @property
+    def duplicates(self) -> int:
+        return int(self.sc[DUPLICATES])
+
+    @property
+    def reopened(self) -> int:
+        return int(self.sc[REOPENED])
+
+    @property
+    def stored(self) -> int:
+        return int(self.sc[COUNT])
+
+    @property
+    def frontier(self) -> int:
+        return int(self.sc[FRONTIER])
+
+    @property
+    def done(self) -> bool:
+        return self.status is not None
+
+    def _begin(self) -> None:
+        """The start in row 0 of the table, queued unless dead (or found, a goal tested on generation)."""
         drv, sc, t = self.driver, self.sc, self.table
         fns, ctx = drv.fns, drv.rules.context
         start = self.start
         h0 = int(fns["h"](start, ctx))
-        add = drv.kernels.add_slot
         where = drv.kernels.find_slot(t.keys, t.index, start)
-        add(t.keys, t.index, start, -where - 1, 0)
+        drv.kernels.add_slot(t.keys, t.index, start, -where - 1, 0)
         t.g[0], t.parent[0], t.move[0] = 0, -1, 0
         sc[COUNT] = 1
         if self.on_generation and fns["is_goal"](start, ctx):
             sc[GOAL] = 0
-            return self._result(SOLVED)
+            self.status = SOLVED
+            return
         if h0 >= 0:
             f, sec = self.wh * h0, (h0 if self.wg > 0 else 0)
             if h0 > (1 << 24) - 1 or f > F_MAX:
-                return drv.out_of_range()
+                drv.out_of_range()
             drv.kernels.bq_push(*self._queue(), (f << SEC_BITS) | sec, 0)
             sc[FRONTIER] = 1
             sc[MAX_FRONTIER] = 1
+        self._s, self._p = start.copy(), start.copy()
+
+    def solve(self) -> Result:
+        """Run to a goal, the end of the space or a limit: the `Result`."""
+        self.step()
+        return self.result()
+
+    def step(self, budget: int | None = None) -> bool:
+        """Expand up to ``budget`` states (None: until the search ends, the limits checked
+        between slices); True once it is over (``status`` set).  Stepped, it returns early
+        when it stores a state another search asked for, listed in ``fresh``."""
+        if self.status is not None:
+            return True
+        drv, sc, t = self.driver, self.sc, self.table
         kernel = drv.kernels.bestfirst_kernel
-        s, p = start.copy(), start.copy()
-        slices = drv.slices()
+        if budget is None and self._slices is None:
+            self._slices = drv.slices()
+        end = None if budget is None else int(sc[EXPANDED]) + max(1, budget)
         while True:
+            if end is None:
+                stop = self._slices.stop(int(sc[EXPANDED]), int(sc[COUNT]))
+            else:
+                stop = end
             status = kernel(
-                s,
-                p,
-                ctx,
+                self._s,
+                self._p,
+                drv.rules.context,
                 sc,
                 t.keys,
                 t.g,
@@ -382,25 +436,93 @@ class BestFirst:
                 t.index,
                 *self._queue(),
                 self.mbuf,
-                slices.stop(int(sc[EXPANDED]), int(sc[COUNT])),
+                self.asked,
+                stop,
                 self.wg,
                 self.wh,
                 self.reopen,
                 self.on_generation,
             )
             if status == PAUSED:
+                if end is not None:
+                    return False
                 best = int(self.buckets[self.kheap[0], 0] >> SEC_BITS) if sc[FRONTIER] else None
-                if slices.check(int(sc[EXPANDED]), int(sc[GENERATED]), int(sc[COUNT]), best):
-                    return self._result(LIMIT)
+                if self._slices.check(int(sc[EXPANDED]), int(sc[GENERATED]), int(sc[COUNT]), best):
+                    self.status = LIMIT
             elif status == FULL:
                 if not self._grow():
-                    return self._result(LIMIT)
+                    self.status = LIMIT
+            elif status == MET:
+                met = int(sc[MEETING])
+                sc[MEETING] = -1
+                if self.fresh is not None:
+                    self.fresh.append(self._decode(met))
+                    return False
             elif status == FOUND:
-                return self._result(SOLVED)
+                self.status = SOLVED
             elif status == RANGE:
-                return drv.out_of_range()
+                drv.out_of_range()
             else:
-                return self._result(NO_SOLUTION)
+                self.status = NO_SOLUTION
+            if self.status is not None:
+                return True
+
+    def _decode(self, slot: int) -> Any:
+        """The Python state of the table's row ``slot``."""
+        return self.driver.rules.decode(self.table.keys[slot].copy())
+
+    def _slot(self, state: Any) -> int:
+        """The table's row of ``state``, or -1."""
+        keys = self._encode_keys([state])[0]
+        t = self.table
+        return max(-1, int(self.driver.kernels.find_slot(t.keys, t.index, keys)))
+
+    def _encode_keys(self, states: list[Any]) -> Any:
+        """The key words of ``states``, one row each."""
+        rules = self.driver.rules
+        rows = np.empty((len(states), rules.keys), dtype=np.uint64)
+        for i, state in enumerate(states):
+            rows[i] = rules.encode(state)
+        return rows
+
+    def knows(self, state: Any) -> bool:
+        """Whether ``state`` is stored (`knows_any` of one)."""
+        return self.knows_any([state]) >= 0
+
+    def knows_any(self, states: list[Any]) -> int:
+        """The index in ``states`` of the first one stored, or -1; the fingerprints of those
+        before it are kept, so that storing one later is a meeting (`step`)."""
+        if not states:
+            return -1
+        need = 2 * (int(self.sc[ASKED]) + len(states))
+        if need >= self.asked.shape[0]:
+            size = self.asked.shape[0]
+            while need >= size:
+                size *= 2
+            self.grow_asked(size)
+        t = self.table
+        return int(self.driver.kernels.ask_kernel(t.keys, t.index, self._encode_keys(states), self.asked, self.sc))
+
+    def grow_asked(self, size: int) -> None:
+        """The fingerprints asked for moved to a set of ``size`` entries (a power of two)."""
+        bigger = np.zeros(size, dtype=np.uint64)
+        self.sc[ASKED] = self.driver.kernels.reask(self.asked, bigger)
+        self.asked = bigger
+
+    def path(self) -> tuple[list[Any], list[Any], Any]:
+        """``(actions, states, cost)`` from the start to the goal found."""
+        return self._path(int(self.sc[GOAL]))
+
+    def path_to(self, state: Any) -> tuple[list[Any], list[Any], Any]:
+        """``(actions, states, cost)`` from the start to ``state`` (stored)."""
+        slot = self._slot(state)
+        if slot < 0:
+            raise KeyError(state)
+        return self._path(slot)
+
+    def _path(self, slot: int) -> tuple[list[Any], list[Any], Any]:
+        drv, t = self.driver, self.table
+        return drv.replay(self.start, drv.path_to(t.parent, t.move, slot))
 
     def _grow(self) -> bool:
         """Room for the next expansion: the table or the queue's arrays doubled; False (the run's
@@ -408,6 +530,9 @@ class BestFirst:
         drv, t, n = self.driver, self.table, int(self.sc[COUNT])
         max_moves = drv.rules.max_moves
         if n + max_moves > t.capacity:
+            if self.cap is not None and t.capacity >= self.cap:
+                drv.run.reason = "memory"  # the most this search's table may hold
+                return False
             if not drv.room_for(n, t.growth_bytes(), t.capacity):
                 return False
             try:
@@ -450,18 +575,16 @@ class BestFirst:
         """The bucket queue's arrays, as the kernels take them."""
         return (self.pool, self.links, self.buckets, self.kheap, self.mkeys, self.mvals, self.qs)
 
-    def _result(self, status: str) -> Result:
-        drv, sc, t = self.driver, self.sc, self.table
-        path = None
-        if status == SOLVED:
-            path = drv.replay(self.start, drv.path_to(t.parent, t.move, int(sc[GOAL])))
-        return drv.result(
+    def result(self) -> Result:
+        """The `Result` of the search as it stands (``limit`` while not over)."""
+        status = self.status or LIMIT
+        return self.driver.result(
             status,
-            path,
-            expanded=int(sc[EXPANDED]),
-            generated=int(sc[GENERATED]),
-            duplicates=int(sc[DUPLICATES]),
-            reopened=int(sc[REOPENED]),
-            max_frontier=int(sc[MAX_FRONTIER]),
-            stored=int(sc[COUNT]),
+            self.path() if status == SOLVED else None,
+            expanded=self.expanded,
+            generated=self.generated,
+            duplicates=self.duplicates,
+            reopened=self.reopened,
+            max_frontier=int(self.sc[MAX_FRONTIER]),
+            stored=self.stored,
         )

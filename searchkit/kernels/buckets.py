@@ -14,10 +14,8 @@ entry costs 4 bytes, plus a partly filled chunk per non-empty bucket.
 The small counters live in ``qs`` (`NB`, `KSIZE`, `FREE`, `NFREE`, `USED`).  The driver
 grows the arrays between slices; the kernel stops with ``FULL`` first when fewer than
 ``max_moves`` chunks or buckets are left.  The functions are kernel templates (numba's
-subset, compiled in each generated module); the best-first kernel writes the push (and
-the pop) out in its own body rather than calling them: numba counts references to an
-inlined helper's array arguments with atomic operations on every call, which cost a
-third of the kernel's time here (measured).
+subset, compiled in each generated module, inlined into the kernels); the best-first
+kernel pops in its own body, as it reads the first entry before deciding to take it.
 """
 
 from __future__ import annotations

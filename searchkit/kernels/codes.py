@@ -15,6 +15,7 @@ FOUND = 1  # a goal was reached (its depth or slot is in ``sc``)
 EXHAUSTED = 2  # nothing left: the iteration (IDA*) or the whole space ended
 FULL = 3  # the table, the open list or the path arrays need room before the next expansion
 RANGE = 4  # a number left the range the packed entries hold (`G_MAX`, `F_MAX`, `SEC_MAX`)
+MET = 5  # best-first: a state another search asked for was stored (its slot in ``sc[MEETING]``)
 
 # slots of ``sc``
 EXPANDED, GENERATED, DUPLICATES, REOPENED = 0, 1, 2, 3
@@ -25,7 +26,9 @@ SEQ = 7  # entries pushed so far: the insertion order that breaks ties
 GOAL = 8  # the goal's slot (best-first, breadth-first)
 HEAD = 9  # the next slot to expand (breadth-first)
 BOUND, NEXT_BOUND = 10, 11  # IDA*'s bound on f and the least f above it seen in this iteration
-SC_SIZE = 12
+ASKED = 12  # best-first: fingerprints in the set of states other searches asked for (`meeting`)
+MEETING = 13  # best-first: the slot of a stored state whose fingerprint was asked for, -1 for none
+SC_SIZE = 14
 
 # slots of the best-first bucket queue's ``qs`` (`searchkit.kernels.buckets`)
 NB, KSIZE, FREE, NFREE, USED = 0, 1, 2, 3, 4  # buckets, heap size, free chunk list, its length, chunks ever used
@@ -34,6 +37,10 @@ CHUNK = 128  # slots per chunk of a bucket's FIFO
 
 DEPTH = COUNT  # IDA*: the depth of the node being expanded
 
+# best-first: what a cheaper path to a stored state does (``reopen``)
+KEEP_FIRST = 0  # nothing: the first path found stays (greedy)
+IMPROVE_OPEN = 1  # a state not yet expanded takes it; an expanded one stays closed
+REOPEN_ALL = 2  # any state takes it, an expanded one is queued again (A*)
 # IDA*'s cycle checks (`Problem.cycle_check`)
 CYCLE_PARENT, CYCLE_PATH = 1, 2
 

@@ -3,7 +3,7 @@
 numba's on-disk cache never hits for a kernel that takes jitted functions as arguments (it
 compiles again in every process), so the kernels are not written that way.  Instead the
 kernel templates (the plain functions listed in the ``TEMPLATES`` of `table`, `buckets`,
-`idastar`, `bestfirst`, `breadth`, `path`, written in numba's subset against the placeholder names
+`meeting`, `idastar`, `bestfirst`, `breadth`, `path`, written in numba's subset against the placeholder names
 of `rules`) are copied, each under ``@njit(cache=True)``, into a small module that imports
 the rules module's functions under those names; numba caches that module's functions like
 any others.
@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import InputError
-from . import bestfirst, breadth, buckets, idastar, path, table
+from . import bestfirst, breadth, buckets, idastar, meeting, path, table
 from .rules import OPTIONAL, rules_source
 
 CACHE_ENV = "SEARCHKIT_CACHE_DIR"
@@ -42,6 +42,8 @@ STUBS = {  # what a generated module binds when the rules lack an optional funct
     "inverse": "def inverse(m, ctx):\n    return -1\n",
     "derive": "def derive(s, ctx):\n    return None\n",
 }
+KERNEL = "cache=True, _nrt=False"  # how a kernel is compiled (`templates_source`)
+HELPER = 'cache=True, inline="always"'  # how the helpers it calls are
 FLAGS = {"h_after": "HAS_H_AFTER", "inverse": "HAS_INVERSE", "derive": "HAS_DERIVE"}
 
 _loaded: dict[str, ModuleType] = {}  # by file stem
@@ -66,11 +68,19 @@ def kernel_dir() -> Path:
 def templates_source() -> str:
     """Every kernel template's source in dependency order, each under ``@njit(cache=True)``;
     the helpers (all but the ``*_kernel`` functions) inlined into their callers too (numba's
-    ``inline="always"``: about 15 % faster best-first kernels, measured)."""
+    ``inline="always"``: about 15 % faster best-first kernels, measured).
+
+    The ``*_kernel`` functions are compiled without numba's reference counting
+    (``_nrt=False``, which the rules' functions they call inherit when compiled for them):
+    a kernel allocates nothing and its caller holds every array it is given until it
+    returns, so counting the references of the arrays it passes around (the rules'
+    context and its views) would only cost atomic operations in its loops.  A rules
+    function that allocates therefore does not compile into a kernel (the contract,
+    `searchkit.kernels.rules`, forbids it)."""
     parts = []
-    for mod in (table, buckets, idastar, bestfirst, breadth, path):
+    for mod in (table, buckets, meeting, idastar, bestfirst, breadth, path):
         for fn in mod.TEMPLATES:
-            how = "cache=True" if fn.__name__.endswith("_kernel") else 'cache=True, inline="always"'
+            how = KERNEL if fn.__name__.endswith("_kernel") else HELPER
             parts.append(f"@njit({how})\n" + inspect.getsource(fn))
     return "\n\n".join(parts)
 

@@ -43,9 +43,10 @@ only the key words (a state loaded from a table is completed by ``derive``).
 
 Costs and estimates are integers (``int64``; a path cost at most 2**31 - 1 in the tables,
 an estimate at most 2**24 - 1 for the best-first kernels): a domain with real-valued costs
-has no compiled rules yet.  The functions allocate nothing (the kernels call them per node)
-and keep nothing between calls outside ``s`` that could change an answer (a cache in the
-context, such as the last move ``h_after`` priced, is allowed: every call answers as without it).
+has no compiled rules yet.  The functions allocate nothing (the kernels call them per node,
+compiled without numba's reference counting: `searchkit.kernels.generate`) and keep nothing
+between calls outside ``s`` that could change an answer (a cache in the context, such as the
+last move ``h_after`` priced, is allowed: every call answers as without it).
 
 ``searchkit check`` (`searchkit.testing`) holds the rules to the Python problem on sampled
 states: the same children, costs and actions, the same ``h`` and goal test, ``undo`` and
@@ -173,11 +174,14 @@ def wants_nodes(observer: Any) -> bool:
     return kind.expand is not Observer.expand or kind.generate is not Observer.generate
 
 
-def choose(problem: Any, compiled: str, engine: str, observer: Any = None) -> CompiledRules | None:
+def choose(
+    problem: Any, compiled: str, engine: str, observer: Any = None, needs: tuple[str, ...] = ()
+) -> CompiledRules | None:
     """The rules to run ``engine`` compiled with, or None for the Python engine.
 
-    ``compiled``: ``"auto"`` (compiled when the problem offers rules, numba is available and
-    no observer listens to every node), ``"on"`` (compiled or an `InputError`) or ``"off"``."""
+    ``compiled``: ``"auto"`` (compiled when the problem offers rules with the optional
+    functions ``needs``, numba is available and no observer listens to every node), ``"on"``
+    (compiled or an `InputError`) or ``"off"``."""
     if compiled not in CHOICES:
         raise InputError(f"{engine} parameter compiled must be one of {', '.join(CHOICES)} (got {compiled!r})")
     if compiled == "off":
@@ -191,6 +195,8 @@ def choose(problem: Any, compiled: str, engine: str, observer: Any = None) -> Co
     elif rules is None or not numba_available() or wants_nodes(observer):
         return None
     rules.check()
+    if needs and compiled == "auto" and not set(needs) <= set(rules.functions()):
+        return None  # e.g. idastar on rules without undo: the Python engine
     return rules
 
 

@@ -13,6 +13,7 @@ from ..observer import Observer
 from ..result import Result
 from .bestfirst import BestFirst
 from .breadth import Breadth
+from .codes import KEEP_FIRST
 from .generate import loaded
 from .idastar import IdaSearch
 from .rules import CompiledRules
@@ -20,7 +21,10 @@ from .run import Driver
 from .table import Table
 
 
-def _driver(problem: Any, rules: CompiledRules, name: str, limits: Limits | None, observer: Observer | None) -> Driver:
+def driver_for(
+    problem: Any, rules: CompiledRules, name: str, limits: Limits | None = None, observer: Observer | None = None
+) -> Driver:
+    """The `Driver` of a compiled run of ``problem`` over ``rules`` (checked, their kernels loaded)."""
     rules.check()
     return Driver(problem, rules, loaded(rules), name, limits, observer)
 
@@ -36,7 +40,7 @@ def compiled_astar(
 ) -> Result:
     """A* on ``g + weight * h`` over ``rules`` (`searchkit.kernels.bestfirst`)."""
     wg, wh = integer_weights(weight)
-    return BestFirst(_driver(problem, rules, name, limits, observer), wg, wh).solve()
+    return BestFirst(driver_for(problem, rules, name, limits, observer), wg, wh).solve()
 
 
 def compiled_greedy(
@@ -48,7 +52,7 @@ def compiled_greedy(
     name: str = "greedy",
 ) -> Result:
     """Greedy best-first on ``h`` (ties: lower ``g``), keeping the first path to each state."""
-    return BestFirst(_driver(problem, rules, name, limits, observer), 0, 1, reopen=False).solve()
+    return BestFirst(driver_for(problem, rules, name, limits, observer), 0, 1, reopen=KEEP_FIRST).solve()
 
 
 def compiled_idastar(
@@ -66,7 +70,7 @@ def compiled_idastar(
     the rules must offer ``undo``.  ``weights``: the integer weights ``(wg, wh)`` of ``g``
     and ``h`` in the bound, in place of ``weight``.  ``cap``: only answers cheaper than it,
     the Result's ``bound`` then a lower bound on any such answer (for anytime searches)."""
-    driver = _driver(problem, rules, name, limits, observer)
+    driver = driver_for(problem, rules, name, limits, observer)
     if "undo" not in driver.fns:
         raise InputError(f"compiled rules {rules.module} lack undo, which idastar needs")
     wg, wh = integer_weights(weight) if weights is None else weights
@@ -82,7 +86,7 @@ def compiled_bfs(
     name: str = "bfs",
 ) -> Result:
     """Breadth-first search over ``rules`` (`searchkit.kernels.breadth`)."""
-    return Breadth(_driver(problem, rules, name, limits, observer)).solve()
+    return Breadth(driver_for(problem, rules, name, limits, observer)).solve()
 
 
 def warm_up(problem: Any, rules: CompiledRules) -> None:
@@ -99,10 +103,12 @@ def warm_up(problem: Any, rules: CompiledRules) -> None:
     fns = rules.functions()
     if "undo" in fns:
         compiled_idastar(problem, rules, limits=none)
-    driver = _driver(problem, rules, "warm-up", none, None)
+    driver = driver_for(problem, rules, "warm-up", none, None)
     queue = BestFirst(driver, 1, 1)
     driver.kernels.rehash(queue.table.keys, 0, queue.table.index)
     driver.kernels.bq_rehash(queue.buckets, 0, queue.mkeys, queue.mvals)
+    queue.knows_any([problem.initial_state()])  # a portfolio's question, the set of those asked grown once
+    queue.grow_asked(2 * len(queue.asked))
     words = driver.encode(problem.initial_state())
     out = np.zeros(rules.max_moves, dtype=np.int64)
     if fns["moves"](words, rules.context, out) > 0:

@@ -104,10 +104,16 @@ def test_limits_stop_it_with_its_counts():
 
 
 def test_a_capped_search_stops_at_its_states():
+    """The table stops growing once it holds about twice ``max_states`` (here its first
+    size, 49,152 rows): a limit, reason memory, where the uncapped search goes on."""
     problem = SokobanProblem(Board(parse_levels(bundled_text("microban"))[143]), "matching")
     search = CompiledPushSearch(problem, max_states=20_000)
     search.step()
-    assert search.status == LIMIT and search.stored <= 40_000
+    assert search.status == LIMIT and search.driver.run.reason == "memory"
+    assert 40_000 <= search.stored <= search.table.capacity == 49_152
+    free = CompiledPushSearch(problem)
+    free.step(search.expanded // 8 + 1000)
+    assert free.status is None and free.stored > search.stored
 
 
 def test_it_is_a_member_of_the_portfolio():
@@ -153,7 +159,7 @@ def test_the_start_is_kept_in_the_kernel_as_the_python_search_keys_it():
     problem = SokobanProblem(board, "matching")
     search = CompiledPushSearch(problem)
     boxes, player = problem.initial_state()
-    words = [int(w) for w in search.keys[0]]
+    words = [int(w) for w in search.table.keys[0]]
     assert sum(w << (64 * i) for i, w in enumerate(words[:-1])) == boxes and bits(boxes)
     assert words[-1] == player
 
@@ -165,10 +171,11 @@ def test_a_stored_position_is_known_and_its_path_leads_there():
     search.step(200)
     assert search.stored > 100 and search.status is None
     for index in (1, search.stored // 2, search.stored - 1):
-        state = search._state(index)
+        state = search._decode(index)
         assert search.knows(state)
         pushes, states, cost = search.path_to(state)
-        assert states[-1] == state and cost == len(pushes) == int(search.gs[index])
+        g = int(search.table.g[index])
+        assert states[-1] == state and cost == len(pushes) == (g if g >= 0 else -g - 1)
     boxes, player = problem.initial_state()
     assert not search.knows((boxes, player + 1000))
 
@@ -198,14 +205,18 @@ def test_it_meets_the_pull_search_both_ways_and_the_joined_path_solves_the_level
     assert replays(main.board, main.initial_state(), pushes) and cost == len(pushes)
 
 
-def test_its_own_bound_prunes_bipartite_deadlocks_unless_switched_off():
-    from searchkit_sokoban import push_kernel
+def test_its_rules_prune_as_the_problem_says_and_its_bound_always_proves():
+    """Freeze, corral and dead-square pruning follow the problem's detectors; the matching
+    bound's infinity is a proof whatever they say: such a child is never queued."""
+    from searchkit_sokoban import push_rules
+    from searchkit_sokoban.compiled_rules import push_rules_of
 
     board = Board(parse_level(TINY[0]))
-    assert CompiledPushSearch(SokobanProblem(board, None)).flags & push_kernel.BIPARTITE  # the engine's problem
-    off = SokobanProblem(board, None, frozenset({"bipartite", "corral"}))
-    flags = CompiledPushSearch(off).flags
-    assert not flags & push_kernel.BIPARTITE and not flags & push_kernel.CORRAL and flags & push_kernel.FREEZE
+    geo = push_rules_of(SokobanProblem(board, None)).context[7]
+    assert geo[push_rules.FREEZE] and geo[push_rules.CORRAL] and geo[push_rules.DEAD]
+    off = SokobanProblem(board, None, frozenset({"bipartite", "corral", "dead-squares"}))
+    geo = push_rules_of(off).context[7]
+    assert geo[push_rules.FREEZE] and not geo[push_rules.CORRAL] and not geo[push_rules.DEAD]
 
 
 @settings(max_examples=200, deadline=None)
