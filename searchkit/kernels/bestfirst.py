@@ -417,7 +417,7 @@ class BestFirst:
         drv, sc, t = self.driver, self.sc, self.table
         kernel = drv.kernels.bestfirst_kernel
         if budget is None and self._slices is None:
-            self._slices = drv.slices()
+            self._slices = drv.slices(lambda: self._path(0))  # the root's path: the path kernels loaded
         end = None if budget is None else int(sc[EXPANDED]) + max(1, budget)
         while True:
             if end is None:

@@ -144,7 +144,7 @@ class Breadth:
             return self._result(SOLVED)
         kernel = drv.kernels.bfs_kernel
         s, p = self.start.copy(), self.start.copy()
-        slices = drv.slices()
+        slices = drv.slices(lambda: drv.replay(self.start, drv.path_to(t.parent, t.move, 0)))
         while True:
             stop = slices.stop(int(sc[EXPANDED]), int(sc[COUNT]))
             status = kernel(s, p, ctx, sc, t.keys, t.g, t.parent, t.move, t.index, self.mbuf, stop)

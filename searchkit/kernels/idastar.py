@@ -355,7 +355,7 @@ class IdaSearch:
         sc = self.sc
         kernel = drv.kernels.ida_pruning_kernel if self.pruning else drv.kernels.ida_kernel
         bound = self.wh * h0
-        slices = drv.slices(self.start)
+        slices = drv.slices(lambda: drv.replay(self.start, []))
         while True:
             self.iterations += 1
             # what an iteration starting at ``bound`` proves about every answer below the cap:

@@ -107,10 +107,9 @@ class Driver:
             raise InputError(f"compiled rules {rules.module}: encode gave {keys.shape} words, not ({rules.keys},)")
         return keys if rules.keys == rules.width else rules.words(keys, self.fns["derive"])
 
-    def slices(self, start: Any = None) -> Slices:
-        """The run's `Slices`; with the ``start`` words, the first check also loads the kernel
-        that replays the answer (`replay`)."""
-        prime = None if start is None else (lambda: self.replay(start, []))
+    def slices(self, prime: Any = None) -> Slices:
+        """The run's `Slices`; ``prime()``, called at the first check, loads the kernels the
+        answer's path takes (e.g. `replay` of no moves), so that their loading is not search time."""
         return Slices(self.run, self.rules.max_moves, prime)
 
     def room_for(self, stored: int, nbytes: int, capacity: int | None) -> bool:
