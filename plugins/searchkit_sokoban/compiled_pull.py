@@ -119,10 +119,10 @@ class CompiledPullSearch(CompiledSearch):
 
 def _pull_tables(board: Any, rows: list, nstarts: int, np: Any) -> tuple:
     """The board as the pull kernel reads it: neighbours per direction (-1: wall), per square
-    the fewest pulls to the nearest start square (`push_kernel.BIG`: none), and the pull
+    the fewest pulls to the nearest start square (`matching_rule.BIG`: none), and the pull
     distances to each start square in the push kernel's layout (one row per square and
     side, the four sides alike; the side table all zeros)."""
-    from .push_kernel import BIG
+    from .matching_rule import BIG
 
     size = board.size
     dist = np.full((size * 4, nstarts), BIG, np.int64)

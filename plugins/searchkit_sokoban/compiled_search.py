@@ -331,7 +331,7 @@ def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
     """The board as the kernel reads it: neighbours per direction (-1: wall), floor, dead
     squares, goals, push distances per (square, player's side) and goal, and the side index
     of every square seen from a cut square (0 elsewhere)."""
-    from .push_kernel import BIG
+    from .matching_rule import BIG
 
     size = board.size
     nbr = neighbours(board, np)
