@@ -19,7 +19,8 @@ from searchkit.result import NO_SOLUTION, SOLVED
 
 from .answers import positions_along
 from .board import bits
-from .compiled_search import MAX_STATES, CompiledSearch, State, compiled_available, neighbours
+from .board_arrays import neighbours
+from .compiled_search import MAX_STATES, CompiledSearch, State, compiled_available
 from .compiled_search import warm_up as warm_up_search
 from .gateway import GATEWAY_BUDGET, aim
 from .heuristics import rows_to
@@ -130,7 +131,7 @@ def _pull_tables(board: Any, rows: list, nstarts: int, np: Any) -> tuple:
         if row:
             dist[4 * x : 4 * x + 4] = np.minimum(row, BIG)  # the board's INF as the kernel's BIG
     near = dist[::4].min(axis=1)
-    return neighbours(board, np), near, dist, np.broadcast_to(np.zeros(1, np.int8), (size, size))  # zeros in a byte
+    return neighbours(board), near, dist, np.broadcast_to(np.zeros(1, np.int8), (size, size))  # zeros in a byte
 
 
 def without_numba(members: str) -> str:

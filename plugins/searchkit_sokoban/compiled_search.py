@@ -21,6 +21,7 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .answers import positions_along, result_of
 from .board import Board, bits
+from .board_arrays import neighbours
 from .deadlocks import BIPARTITE
 from .levels import parse_levels
 from .problem import Push, SokobanProblem
@@ -314,19 +315,6 @@ class CompiledPushSearch(CompiledSearch):
         return pushes, states, len(pushes)
 
 
-def neighbours(board: Any, np: Any) -> Any:
-    """Per square and direction the next floor square (-1: a wall or the edge)."""
-    size = board.size
-    nbr = np.full((size, 4), -1, np.int64)
-    floor_bits = board.floor
-    for x in bits(floor_bits):
-        for k, o in enumerate(board.offsets):
-            y = x + o
-            if 0 <= y < size and floor_bits >> y & 1:
-                nbr[x, k] = y
-    return nbr
-
-
 def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
     """The board as the kernel reads it: neighbours per direction (-1: wall), floor, dead
     squares, goals, push distances per (square, player's side) and goal, and the side index
@@ -334,7 +322,7 @@ def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
     from .matching_rule import BIG
 
     size = board.size
-    nbr = neighbours(board, np)
+    nbr = neighbours(board)
     floor_bits = board.floor
     floor = np.array([floor_bits >> x & 1 for x in range(size)], np.uint8)
     dead = np.array([0 if (board.live >> x & 1 or not use_dead) else 1 for x in range(size)], np.uint8)

@@ -1,0 +1,61 @@
+"""The board and a position as arrays: what the rules written once for the compiled kernels
+and the Python searches (`freeze_rule`, `corral_rule`) read.
+
+A board's arrays are made once, when first asked (`arrays_of`, kept on the board); a
+position's boxes or the player's squares, a mask in the Python searches, become a flag per
+square (`BoardArrays.occupancy`) in about a microsecond.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def neighbours(board: Any) -> np.ndarray:
+    """Per square and direction (up, down, left, right) the next floor square (-1: a wall
+    or the edge), an ``int64`` array of ``(board.size, 4)``."""
+    size = board.size
+    nbr = np.full((size, 4), -1, np.int64)
+    floor = board.floor
+    for x in range(size):
+        if floor >> x & 1:
+            for k, o in enumerate(board.offsets):
+                y = x + o
+                if 0 <= y < size and floor >> y & 1:
+                    nbr[x, k] = y
+    return nbr
+
+
+class BoardArrays:
+    """One board for the rules: ``nbr`` (`neighbours`), and a ``uint8`` flag per square for
+    ``floor``, ``dead`` (`Board.is_dead`: no push takes a box from it to a goal; walls too),
+    ``goal``, and ``no_dead`` (all 0: for a rule told not to use dead squares)."""
+
+    def __init__(self, board: Any):
+        self.size = size = board.size
+        self._bytes = (size + 7) // 8
+        self.nbr = neighbours(board)
+        self.floor = np.frombuffer(bytes(1 - w for w in board.is_wall), np.uint8).copy()
+        self.dead = np.frombuffer(bytes(board.is_dead), np.uint8).copy()
+        self.goal = np.frombuffer(bytes(board.is_goal), np.uint8).copy()
+        self.no_dead = np.zeros(size, np.uint8)
+
+    def occupancy(self, mask: int) -> np.ndarray:
+        """The squares of ``mask`` (a mask of this board's squares) as a new ``uint8`` flag
+        per square."""
+        raw = np.frombuffer(mask.to_bytes(self._bytes, "little"), np.uint8)
+        return np.unpackbits(raw, count=self.size, bitorder="little")
+
+    def squares(self, mask: int) -> np.ndarray:
+        """The squares of ``mask``, ascending, as an ``int64`` array."""
+        return np.flatnonzero(self.occupancy(mask)).astype(np.int64)
+
+
+def arrays_of(board: Any) -> BoardArrays:
+    """``board``'s arrays, made when first asked and kept (``board.rule_arrays``)."""
+    arrays = board.rule_arrays
+    if arrays is None:
+        arrays = board.rule_arrays = BoardArrays(board)
+    return arrays
