@@ -12,6 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from searchkit import numba_available
+
+from .board import bits
+
 
 def neighbours(board: Any) -> np.ndarray:
     """Per square and direction (up, down, left, right) the next floor square (-1: a wall
@@ -29,28 +33,47 @@ def neighbours(board: Any) -> np.ndarray:
 
 
 class BoardArrays:
-    """One board for the rules: ``nbr`` (`neighbours`), and a ``uint8`` flag per square for
-    ``floor``, ``dead`` (`Board.is_dead`: no push takes a box from it to a goal; walls too),
-    ``goal``, and ``no_dead`` (all 0: for a rule told not to use dead squares)."""
+    """One board for the rules: ``nbr`` (`neighbours`), and a flag per square for ``floor``,
+    ``dead`` (`Board.is_dead`: no push takes a box from it to a goal; walls too), ``goal``,
+    and ``no_dead`` (all 0: for a rule told not to use dead squares).
 
-    def __init__(self, board: Any):
+    ``plain`` (the default where compiled code cannot run): the rules run as plain Python,
+    which reads Python's own containers several times as fast as numpy's scalars, so the
+    arrays are those - ``nbr`` a dict keyed ``(square, direction)``, flags bytearrays,
+    working space lists - indexed as the numpy arrays are."""
+
+    def __init__(self, board: Any, plain: bool | None = None):
+        self.plain = not numba_available() if plain is None else plain
         self.size = size = board.size
         self._bytes = (size + 7) // 8
-        self.nbr = neighbours(board)
-        self.floor = np.frombuffer(bytes(1 - w for w in board.is_wall), np.uint8).copy()
-        self.dead = np.frombuffer(bytes(board.is_dead), np.uint8).copy()
-        self.goal = np.frombuffer(bytes(board.is_goal), np.uint8).copy()
-        self.no_dead = np.zeros(size, np.uint8)
+        nbr = neighbours(board)
+        floor = bytes(1 - w for w in board.is_wall)
+        if self.plain:
+            self.nbr: Any = {(x, k): int(y) for (x, k), y in np.ndenumerate(nbr)}
+            self.floor: Any = bytearray(floor)
+            self.dead: Any = bytearray(board.is_dead)
+            self.goal: Any = bytearray(board.is_goal)
+            self.no_dead: Any = bytearray(size)
+        else:
+            self.nbr = nbr
+            self.floor = np.frombuffer(floor, np.uint8).copy()
+            self.dead = np.frombuffer(bytes(board.is_dead), np.uint8).copy()
+            self.goal = np.frombuffer(bytes(board.is_goal), np.uint8).copy()
+            self.no_dead = np.zeros(size, np.uint8)
 
-    def occupancy(self, mask: int) -> np.ndarray:
-        """The squares of ``mask`` (a mask of this board's squares) as a new ``uint8`` flag
-        per square."""
+    def occupancy(self, mask: int) -> Any:
+        """The squares of ``mask`` (a mask of this board's squares) as a new flag per square."""
         raw = np.frombuffer(mask.to_bytes(self._bytes, "little"), np.uint8)
-        return np.unpackbits(raw, count=self.size, bitorder="little")
+        flags = np.unpackbits(raw, count=self.size, bitorder="little")
+        return bytearray(flags.tobytes()) if self.plain else flags
 
-    def squares(self, mask: int) -> np.ndarray:
-        """The squares of ``mask``, ascending, as an ``int64`` array."""
-        return np.flatnonzero(self.occupancy(mask)).astype(np.int64)
+    def squares(self, mask: int) -> Any:
+        """The squares of ``mask``, ascending (``int64``)."""
+        return bits(mask) if self.plain else np.array(bits(mask), np.int64)
+
+    def zeros(self, n: int) -> Any:
+        """``n`` integers of working space, all 0 (``int64``)."""
+        return [0] * n if self.plain else np.zeros(n, np.int64)
 
 
 def arrays_of(board: Any) -> BoardArrays:

@@ -9,9 +9,7 @@ is handed to it as arrays and its answer returned as a mask of barrier boxes.
 
 from __future__ import annotations
 
-import numpy as np
-
-from .board import mask_of
+from .board import bits, mask_of
 from .board_arrays import arrays_of
 from .corral_rule import pi_corral
 
@@ -25,19 +23,16 @@ def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None
     if not board.floor & ~boxes & ~reach:
         return None  # no unreachable floor: no corral
     arrays = arrays_of(board)
-    occ = arrays.occupancy(boxes)
-    boxlist = np.flatnonzero(occ).astype(np.int64)
+    boxlist = arrays.squares(boxes)
     size = arrays.size
-    work = np.empty((3, size), np.int64)
-    area, uf, group = work[0], work[1], work[2]
-    scratch = np.empty(2 * size + 2, np.int64)
+    group = arrays.zeros(size)
     dead = arrays.dead if use_dead else arrays.no_dead
     root = pi_corral(
-        occ, arrays.occupancy(reach), 1, arrays.nbr, arrays.floor, dead, arrays.goal, boxlist, len(boxlist),
-        area, uf, group, scratch,
+        arrays.occupancy(boxes), arrays.occupancy(reach), 1, arrays.nbr, arrays.floor, dead, arrays.goal,
+        boxlist, len(boxlist), arrays.zeros(size), arrays.zeros(size), group, arrays.zeros(2 * size + 2),
     )  # fmt: skip
     if root == -1:
         return None
     if root == -2:
         return 0
-    return mask_of(boxlist[group[boxlist] == root].tolist())
+    return mask_of(b for b in bits(boxes) if group[b] == root)

@@ -39,7 +39,7 @@ def pi_corral(occ, reached, stamp, nbr, floor, dead, goal, boxlist, n, area, uf,
     squares too); ``area``, ``uf``, ``group`` (a square each) and ``scratch`` (twice that
     and 2) are working space.  Ties go to the corral of the lowest unreachable square.
     O(squares + boxes)."""
-    size = occ.shape[0]
+    size = len(occ)
     for x in range(size):
         area[x] = -1
     areas = 0

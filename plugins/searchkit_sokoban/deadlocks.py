@@ -27,8 +27,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from .access import access_reach
 from .board import INF, around, bits, flood, mask_of, pull_flood
 from .board_arrays import arrays_of
@@ -63,10 +61,9 @@ def frozen_group(sq: int, boxes: int, board) -> list[int]:
     box can never move.  The freeze rule (`freeze_rule.frozen_boxes`), compiled where numba
     runs; O(group size x rounds) and a microsecond or two to hand it the position."""
     arrays = arrays_of(board)
-    seen = np.zeros(arrays.size, np.int64)
-    members = np.empty(arrays.size, np.int64)
+    seen, members = arrays.zeros(arrays.size), arrays.zeros(arrays.size)
     n = frozen_boxes(sq, arrays.occupancy(boxes), arrays.nbr, arrays.dead, seen, 1, members)
-    return sorted(x for x in members[:n].tolist() if seen[x])
+    return sorted(int(x) for x in members[:n] if seen[x])
 
 
 def freeze_deadlock(sq: int, boxes: int, board, sealed: bool = True) -> bool:
@@ -88,13 +85,11 @@ def frozen_off_goals(sq: int, boxes: int, board, sealed: bool) -> bool:
     kernels' test), or, with ``sealed``, those boxes, all on goals, seal some off."""
     arrays = arrays_of(board)
     occ = arrays.occupancy(boxes)
-    seen, members = np.zeros(arrays.size, np.int64), np.empty(arrays.size, np.int64)
+    seen, members = arrays.zeros(arrays.size), arrays.zeros(arrays.size)
     if not sealed:
-        return bool(
-            freeze_dead(sq, occ, arrays.nbr, arrays.dead, arrays.goal, seen, np.zeros(STAMP + 1, np.int64), members)
-        )
+        return bool(freeze_dead(sq, occ, arrays.nbr, arrays.dead, arrays.goal, seen, arrays.zeros(STAMP + 1), members))
     n = frozen_boxes(sq, occ, arrays.nbr, arrays.dead, seen, 1, members)
-    group = [x for x in members[:n].tolist() if seen[x]]
+    group = [int(x) for x in members[:n] if seen[x]]
     if not group:
         return False
     is_goal = board.is_goal
