@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from searchkit import numba_available
-
 from .board import bits
+from .freeze_rule import frozen_boxes
+
+# whether the rules were made plain Python (numba absent or switched off when they were imported)
+PLAIN = not hasattr(frozen_boxes, "py_func")
 
 
 def neighbours(board: Any) -> np.ndarray:
@@ -37,13 +39,13 @@ class BoardArrays:
     ``dead`` (`Board.is_dead`: no push takes a box from it to a goal; walls too), ``goal``,
     and ``no_dead`` (all 0: for a rule told not to use dead squares).
 
-    ``plain`` (the default where compiled code cannot run): the rules run as plain Python,
+    ``plain`` (the default where the rules were not compiled): they run as plain Python,
     which reads Python's own containers several times as fast as numpy's scalars, so the
     arrays are those - ``nbr`` a dict keyed ``(square, direction)``, flags bytearrays,
     working space lists - indexed as the numpy arrays are."""
 
     def __init__(self, board: Any, plain: bool | None = None):
-        self.plain = not numba_available() if plain is None else plain
+        self.plain = PLAIN if plain is None else plain
         self.size = size = board.size
         self._bytes = (size + 7) // 8
         nbr = neighbours(board)
