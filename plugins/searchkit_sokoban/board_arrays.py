@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .board import bits
-from .freeze_rule import frozen_boxes
+from .freeze_rule import STAMP, frozen_boxes
 
 # whether the rules were made plain Python (numba absent or switched off when they were imported)
 PLAIN = not hasattr(frozen_boxes, "py_func")
@@ -37,7 +37,11 @@ def neighbours(board: Any) -> np.ndarray:
 class BoardArrays:
     """One board for the rules: ``nbr`` (`neighbours`), and a flag per square for ``floor``,
     ``dead`` (`Board.is_dead`: no push takes a box from it to a goal; walls too), ``goal``,
-    and ``no_dead`` (all 0: for a rule told not to use dead squares).
+    and ``no_dead`` (all 0: for a rule told not to use dead squares); the rules' working
+    space, made once, for one call at a time: ``seen`` and ``members`` (a square each) and
+    ``meta`` (``meta[STAMP]``: ``seen``'s mark counter) for the freeze rule, ``area``,
+    ``uf``, ``group`` (a square each) and ``spare`` (twice that and 2) for the PI-corral
+    rule.
 
     ``plain`` (the default where the rules were not compiled): they run as plain Python,
     which reads Python's own containers several times as fast as numpy's scalars, so the
@@ -62,6 +66,8 @@ class BoardArrays:
             self.dead = np.frombuffer(bytes(board.is_dead), np.uint8).copy()
             self.goal = np.frombuffer(bytes(board.is_goal), np.uint8).copy()
             self.no_dead = np.zeros(size, np.uint8)
+        self.seen, self.members, self.meta = self.zeros(size), self.zeros(size), self.zeros(STAMP + 1)
+        self.area, self.uf, self.group, self.spare = (self.zeros(n) for n in (size, size, size, 2 * size + 2))
 
     def occupancy(self, mask: int) -> Any:
         """The squares of ``mask`` (a mask of this board's squares) as a new flag per square."""
@@ -69,9 +75,14 @@ class BoardArrays:
         flags = np.unpackbits(raw, count=self.size, bitorder="little")
         return bytearray(flags.tobytes()) if self.plain else flags
 
-    def squares(self, mask: int) -> Any:
-        """The squares of ``mask``, ascending (``int64``)."""
-        return bits(mask) if self.plain else np.array(bits(mask), np.int64)
+    def squares(self, mask: int, flags: Any) -> Any:
+        """The squares of ``mask``, ascending (``int64``), ``flags`` its `occupancy`."""
+        return bits(mask) if self.plain else np.flatnonzero(flags)
+
+    def stamp(self) -> int:
+        """A mark not yet in ``seen`` (the freeze rule's counter taken one up)."""
+        self.meta[STAMP] += 1
+        return int(self.meta[STAMP])
 
     def zeros(self, n: int) -> Any:
         """``n`` integers of working space, all 0 (``int64``)."""

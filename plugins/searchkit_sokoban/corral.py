@@ -23,13 +23,13 @@ def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None
     if not board.floor & ~boxes & ~reach:
         return None  # no unreachable floor: no corral
     arrays = arrays_of(board)
-    boxlist = arrays.squares(boxes)
-    size = arrays.size
-    group = arrays.zeros(size)
+    occ = arrays.occupancy(boxes)
+    boxlist = arrays.squares(boxes, occ)
+    group = arrays.group
     dead = arrays.dead if use_dead else arrays.no_dead
     root = pi_corral(
-        arrays.occupancy(boxes), arrays.occupancy(reach), 1, arrays.nbr, arrays.floor, dead, arrays.goal,
-        boxlist, len(boxlist), arrays.zeros(size), arrays.zeros(size), group, arrays.zeros(2 * size + 2),
+        occ, arrays.occupancy(reach), 1, arrays.nbr, arrays.floor, dead, arrays.goal,
+        boxlist, len(boxlist), arrays.area, arrays.uf, group, arrays.spare,
     )  # fmt: skip
     if root == -1:
         return None

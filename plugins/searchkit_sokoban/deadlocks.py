@@ -31,7 +31,7 @@ from .access import access_reach
 from .board import INF, around, bits, flood, mask_of, pull_flood
 from .board_arrays import arrays_of
 from .corral import pi_corral_boxes
-from .freeze_rule import STAMP, freeze_dead, frozen_boxes
+from .freeze_rule import freeze_dead, frozen_boxes
 
 DETECTORS = ("dead-squares", "freeze", "bipartite", "corral", "cluster")
 DEAD_SQUARES, FREEZE, BIPARTITE, CORRAL, CLUSTER = DETECTORS
@@ -61,9 +61,9 @@ def frozen_group(sq: int, boxes: int, board) -> list[int]:
     box can never move.  The freeze rule (`freeze_rule.frozen_boxes`), compiled where numba
     runs; O(group size x rounds) and a microsecond or two to hand it the position."""
     arrays = arrays_of(board)
-    seen, members = arrays.zeros(arrays.size), arrays.zeros(arrays.size)
-    n = frozen_boxes(sq, arrays.occupancy(boxes), arrays.nbr, arrays.dead, seen, 1, members)
-    return sorted(int(x) for x in members[:n] if seen[x])
+    seen, members, stamp = arrays.seen, arrays.members, arrays.stamp()
+    n = frozen_boxes(sq, arrays.occupancy(boxes), arrays.nbr, arrays.dead, seen, stamp, members)
+    return sorted(int(x) for x in members[:n] if seen[x] == stamp)
 
 
 def freeze_deadlock(sq: int, boxes: int, board, sealed: bool = True) -> bool:
@@ -85,11 +85,12 @@ def frozen_off_goals(sq: int, boxes: int, board, sealed: bool) -> bool:
     kernels' test), or, with ``sealed``, those boxes, all on goals, seal some off."""
     arrays = arrays_of(board)
     occ = arrays.occupancy(boxes)
-    seen, members = arrays.zeros(arrays.size), arrays.zeros(arrays.size)
+    seen, members = arrays.seen, arrays.members
     if not sealed:
-        return bool(freeze_dead(sq, occ, arrays.nbr, arrays.dead, arrays.goal, seen, arrays.zeros(STAMP + 1), members))
-    n = frozen_boxes(sq, occ, arrays.nbr, arrays.dead, seen, 1, members)
-    group = [int(x) for x in members[:n] if seen[x]]
+        return bool(freeze_dead(sq, occ, arrays.nbr, arrays.dead, arrays.goal, seen, arrays.meta, members))
+    stamp = arrays.stamp()
+    n = frozen_boxes(sq, occ, arrays.nbr, arrays.dead, seen, stamp, members)
+    group = [int(x) for x in members[:n] if seen[x] == stamp]
     if not group:
         return False
     is_goal = board.is_goal

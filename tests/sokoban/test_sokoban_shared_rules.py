@@ -286,3 +286,23 @@ def test_a_childs_bound_from_its_parents_assignment_is_the_least_assignment():
             h = child_h(n, boxlist, bi, src, 0, dist, comp, cost, base, ints, used)
             assert min(h, BIG) == min(_assignment_oracle([list(dist[b * 4]) for b in boxlist]), BIG)
             boxlist[bi] = src
+
+
+# -- loaded ahead ----------------------------------------------------------------------
+
+
+@pytest.mark.skipif(PLAIN or not numba_available(), reason="loading concerns the compiled rules")
+def test_the_warm_up_loads_the_rules_the_python_searches_call():
+    # a fresh process: the rules have code for Python's calls after the warm-up alone, so a
+    # benchmark's forked workers load none of it
+    code = (
+        "from searchkit_sokoban.engines import warm_up_rules\n"
+        "from searchkit_sokoban.corral_rule import pi_corral\n"
+        "from searchkit_sokoban.freeze_rule import freeze_dead, frozen_boxes\n"
+        "before = [len(f.overloads) for f in (frozen_boxes, freeze_dead, pi_corral)]\n"
+        "warm_up_rules()\n"
+        "print(before, [len(f.overloads) for f in (frozen_boxes, freeze_dead, pi_corral)])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["[0,", "0,", "0]", "[1,", "1,", "1]"]
