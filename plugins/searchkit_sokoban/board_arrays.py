@@ -15,6 +15,7 @@ import numpy as np
 from .board import bits
 from .freeze_rule import STAMP, frozen_boxes
 
+BYTE_FLAGS = [bytes(v >> i & 1 for i in range(8)) for v in range(256)]  # a byte's bits, lowest first
 # whether the rules were made plain Python (numba absent or switched off when they were imported)
 PLAIN = not hasattr(frozen_boxes, "py_func")
 
@@ -45,8 +46,8 @@ class BoardArrays:
 
     ``plain`` (the default where the rules were not compiled): they run as plain Python,
     which reads Python's own containers several times as fast as numpy's scalars, so the
-    arrays are those - ``nbr`` a dict keyed ``(square, direction)``, flags bytearrays,
-    working space lists - indexed as the numpy arrays are."""
+    arrays are those - ``nbr`` a list of rows, flags bytearrays (or bytes), working space
+    lists - indexed as the numpy arrays are (``nbr[x][k]``)."""
 
     def __init__(self, board: Any, plain: bool | None = None):
         self.plain = PLAIN if plain is None else plain
@@ -55,7 +56,7 @@ class BoardArrays:
         nbr = neighbours(board)
         floor = bytes(1 - w for w in board.is_wall)
         if self.plain:
-            self.nbr: Any = {(x, k): int(y) for (x, k), y in np.ndenumerate(nbr)}
+            self.nbr: Any = nbr.tolist()
             self.floor: Any = bytearray(floor)
             self.dead: Any = bytearray(board.is_dead)
             self.goal: Any = bytearray(board.is_goal)
@@ -70,10 +71,12 @@ class BoardArrays:
         self.area, self.uf, self.group, self.spare = (self.zeros(n) for n in (size, size, size, 2 * size + 2))
 
     def occupancy(self, mask: int) -> Any:
-        """The squares of ``mask`` (a mask of this board's squares) as a new flag per square."""
-        raw = np.frombuffer(mask.to_bytes(self._bytes, "little"), np.uint8)
-        flags = np.unpackbits(raw, count=self.size, bitorder="little")
-        return bytearray(flags.tobytes()) if self.plain else flags
+        """The squares of ``mask`` (a mask of this board's squares) as a new flag per square,
+        read-only where plain (``bytes``, joined a byte of the mask at a time)."""
+        raw = mask.to_bytes(self._bytes, "little")
+        if self.plain:
+            return b"".join([BYTE_FLAGS[v] for v in raw])[: self.size]
+        return np.unpackbits(np.frombuffer(raw, np.uint8), count=self.size, bitorder="little")
 
     def squares(self, mask: int, flags: Any) -> Any:
         """The squares of ``mask``, ascending (``int64``), ``flags`` its `occupancy`."""

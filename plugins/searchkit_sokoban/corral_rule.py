@@ -47,49 +47,68 @@ def pi_corral(occ, reached, stamp, nbr, floor, dead, goal, boxlist, n, area, uf,
         if area[x] >= 0 or occ[x] or reached[x] == stamp or not floor[x]:
             continue
         area[x] = areas
+        has_goal = 1 if goal[x] else 0
         scratch[0] = x
         top = 1
         while top:
             top -= 1
             y = scratch[top]
             for k in range(4):
-                z = nbr[y, k]
+                z = nbr[y][k]
                 if z >= 0 and area[z] < 0 and not occ[z] and reached[z] != stamp:
                     area[z] = areas
+                    if goal[z]:
+                        has_goal = 1
                     scratch[top] = z
                     top += 1
         uf[areas] = areas
+        group[areas] = has_goal
         areas += 1
     if areas == 0:
         return -1
-    # areas sharing a barrier box are one corral
-    for i in range(n):
-        b = boxlist[i]
-        first = -1
-        for k in range(4):
-            y = nbr[b, k]
-            if y >= 0 and area[y] >= 0:
-                if first < 0:
-                    first = find_root(uf, area[y])
-                else:
-                    r = find_root(uf, area[y])
-                    if r != first:
-                        uf[r] = first
+    for a in range(areas):
+        scratch[areas + a] = 2 * group[a]
+    return corral_of(occ, reached, stamp, nbr, dead, goal, boxlist, n, areas, area, uf, group, scratch)
+
+
+@jit
+def corral_of(occ, reached, stamp, nbr, dead, goal, boxlist, n, areas, area, uf, group, scratch):
+    """`pi_corral` from the unreachable areas (``areas`` > 0 of them, numbered in the order
+    of their lowest squares): ``area[x]`` the area of each unreachable square beside a box
+    (-1 for the other squares beside a box; no other square is read), ``uf[a] == a``, and
+    ``scratch[areas + a]`` 2 when area ``a`` holds a goal, else 0 (``scratch``: twice the
+    areas); ``boxlist[:n]`` every box beside an area at least, ``group[x]`` -1 for each box
+    not listed.  O(areas + boxes listed)."""
+    # areas sharing a barrier box are one corral; a barrier box's first area in ``group``
     for i in range(n):
         b = boxlist[i]
         group[b] = -1
+        first = -1
+        row = nbr[b]
         for k in range(4):
-            y = nbr[b, k]
-            if y >= 0 and area[y] >= 0:
-                group[b] = find_root(uf, area[y])
-                break
-    # per corral root: 1 open to the player / solved is decided below; pushes counted here
-    pushes = scratch  # reused: scratch[r] pushes, scratch[areas + r] flags (1 fails, 2 unsolved)
-    for r in range(2 * areas):
-        pushes[r] = 0
-    for x in range(size):
-        if area[x] >= 0 and goal[x]:
-            pushes[areas + find_root(uf, area[x])] |= 2
+            y = row[k]
+            if y < 0 or area[y] < 0:
+                continue
+            if first < 0:
+                group[b] = area[y]
+                first = find_root(uf, area[y])
+            elif area[y] != group[b]:
+                r = find_root(uf, area[y])
+                if r != first:
+                    uf[r] = first
+    # per corral root r: scratch[r] its inward pushes, scratch[areas + r] flags (1 fails, 2 unsolved)
+    pushes = scratch
+    for a in range(areas):
+        if uf[uf[a]] != uf[a]:
+            uf[a] = find_root(uf, a)  # flat: each area's corral at once from here on
+        pushes[a] = 0
+    for a in range(areas):
+        if pushes[areas + a] and uf[a] != a:
+            pushes[areas + uf[a]] |= 2  # an empty goal inside
+    for i in range(n):
+        b = boxlist[i]
+        if group[b] >= 0:
+            group[b] = uf[group[b]]
     for i in range(n):
         b = boxlist[i]
         r = group[b]
@@ -97,12 +116,13 @@ def pi_corral(occ, reached, stamp, nbr, floor, dead, goal, boxlist, n, area, uf,
             continue
         if not goal[b]:
             pushes[areas + r] |= 2
+        row = nbr[b]
         for k in range(4):
-            dst = nbr[b, k]
-            ps = nbr[b, k ^ 1]
+            dst = row[k]
+            ps = row[k ^ 1]
             if dst < 0 or ps < 0 or dead[dst]:
                 continue
-            into = area[dst] >= 0 and find_root(uf, area[dst]) == r
+            into = area[dst] >= 0 and uf[area[dst]] == r
             barrier_dst = occ[dst] and group[dst] == r
             if reached[ps] == stamp:
                 if into:

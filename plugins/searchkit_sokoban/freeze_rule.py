@@ -11,7 +11,7 @@ in which every box is blocked by walls, dead pairs or the set's own boxes.
 
 Over plain arrays in numba's subset (`searchkit.jit`): compiled inside `push_kernel` and
 `pull_kernel`, and called by the Python searches (`deadlocks`) compiled or, without numba,
-as plain Python.  The board: ``nbr[x, k]`` the next floor square from ``x`` in direction
+as plain Python.  The board: ``nbr[x][k]`` the next floor square from ``x`` in direction
 ``k`` (up, down, left, right; -1 a wall), ``dead``/``goal`` a flag per square; the position:
 ``occ``, a flag per square holding a box.
 """
@@ -38,7 +38,7 @@ def frozen_boxes(dst, occ, nbr, dead, seen, stamp, members):
         x = members[head]
         head += 1
         for k in range(4):
-            y = nbr[x, k]
+            y = nbr[x][k]
             if y >= 0 and occ[y] and seen[y] != stamp:
                 seen[y] = stamp
                 members[n] = y
@@ -51,9 +51,10 @@ def frozen_boxes(dst, occ, nbr, dead, seen, stamp, members):
             if seen[x] != stamp:
                 continue
             free = False
+            row = nbr[x]
             for axis in range(2):
-                a = nbr[x, 2 * axis]
-                b = nbr[x, 2 * axis + 1]
+                a = row[2 * axis]
+                b = row[2 * axis + 1]
                 if a < 0 or b < 0 or (dead[a] and dead[b]):
                     continue
                 if (occ[a] and seen[a] == stamp) or (occ[b] and seen[b] == stamp):

@@ -16,7 +16,9 @@ import sys
 import numpy as np
 import pytest
 from searchkit_sokoban.board import Board, bits, flood, mask_of
+from searchkit_sokoban.board_arrays import BoardArrays
 from searchkit_sokoban.corral import pi_corral_boxes
+from searchkit_sokoban.corral_rule import pi_corral
 from searchkit_sokoban.deadlocks import frozen_group, frozen_off_goals
 from searchkit_sokoban.freeze_rule import STAMP, freeze_dead, frozen_boxes
 from searchkit_sokoban.levels import load_level
@@ -226,6 +228,32 @@ def test_the_pi_corral_found_is_one_with_the_fewest_inward_pushes(name):
             assert (found, min(p for _, p in corrals)) in corrals
             kinds.add("corral")
     assert kinds == {"none", "dead", "corral"}
+
+
+@pytest.mark.parametrize("name", ["microban:93", "microban:140", "xsokoban:1"])
+def test_the_kernels_entry_and_the_python_searches_find_the_same_corral(name):
+    # the kernels' entry floods the areas itself over every box; the Python searches' plain
+    # path hands `corral_of` areas flooded bit-parallel and only the boxes beside them
+    board = Board(load_level(name))
+    arrays = BoardArrays(board, plain=False)
+    floor = bits(board.floor)
+    rng = random.Random(name)
+    for _ in range(200):
+        boxes = mask_of(rng.sample(floor, rng.randint(1, max(1, len(floor) // 3))))
+        free = [x for x in floor if not boxes >> x & 1]
+        if not free:
+            continue
+        reach = flood(1 << rng.choice(free), board.floor & ~boxes, board.width)
+        occ = arrays.occupancy(boxes)
+        boxlist = np.flatnonzero(occ)
+        group = np.zeros(board.size, np.int64)
+        root = pi_corral(
+            occ, arrays.occupancy(reach), 1, arrays.nbr, arrays.floor, arrays.dead, arrays.goal, boxlist,
+            len(boxlist), np.zeros(board.size, np.int64), np.zeros(board.size, np.int64), group,
+            np.zeros(2 * board.size + 2, np.int64),
+        )  # fmt: skip
+        expected = {-1: None, -2: 0}.get(root, mask_of(b for b in bits(boxes) if group[b] == root))
+        assert pi_corral_boxes(board, boxes, reach, True) == expected
 
 
 # -- the matching bound ----------------------------------------------------------------
