@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from .board import around, bits, mask_of, regions
 from .board_arrays import arrays_of
-from .corral_rule import corral_of, pi_corral
 
 
 def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None:
@@ -38,13 +37,13 @@ def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None
             for x in bits(squares & beside):
                 area[x] = a
             uf[a], spare[n + a] = a, 2 if squares & goals else 0
-        root = corral_of(
+        root = arrays.corral_of(
             occ, arrays.occupancy(reach), 1, arrays.nbr, dead, arrays.goal,
             boxlist, len(boxlist), n, area, uf, group, spare,
         )  # fmt: skip
     else:
         boxlist, group = arrays.squares(boxes, occ), arrays.group
-        root = pi_corral(
+        root = arrays.pi_corral(
             occ, arrays.occupancy(reach), 1, arrays.nbr, arrays.floor, dead, arrays.goal,
             boxlist, len(boxlist), arrays.area, arrays.uf, group, arrays.spare,
         )  # fmt: skip

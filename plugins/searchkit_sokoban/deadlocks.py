@@ -31,7 +31,6 @@ from .access import access_reach
 from .board import INF, around, bits, flood, mask_of, pull_flood
 from .board_arrays import arrays_of
 from .corral import pi_corral_boxes
-from .freeze_rule import freeze_dead, frozen_boxes
 
 DETECTORS = ("dead-squares", "freeze", "bipartite", "corral", "cluster")
 DEAD_SQUARES, FREEZE, BIPARTITE, CORRAL, CLUSTER = DETECTORS
@@ -62,7 +61,7 @@ def frozen_group(sq: int, boxes: int, board) -> list[int]:
     runs; O(group size x rounds) and a microsecond or two to hand it the position."""
     arrays = arrays_of(board)
     seen, members, stamp = arrays.seen, arrays.members, arrays.stamp()
-    n = frozen_boxes(sq, arrays.occupancy(boxes), arrays.nbr, arrays.dead, seen, stamp, members)
+    n = arrays.frozen_boxes(sq, arrays.occupancy(boxes), arrays.nbr, arrays.dead, seen, stamp, members)
     return sorted(int(x) for x in members[:n] if seen[x] == stamp)
 
 
@@ -87,9 +86,9 @@ def frozen_off_goals(sq: int, boxes: int, board, sealed: bool) -> bool:
     occ = arrays.occupancy(boxes)
     seen, members = arrays.seen, arrays.members
     if not sealed:
-        return bool(freeze_dead(sq, occ, arrays.nbr, arrays.dead, arrays.goal, seen, arrays.meta, members))
+        return bool(arrays.freeze_dead(sq, occ, arrays.nbr, arrays.dead, arrays.goal, seen, arrays.meta, members))
     stamp = arrays.stamp()
-    n = frozen_boxes(sq, occ, arrays.nbr, arrays.dead, seen, stamp, members)
+    n = arrays.frozen_boxes(sq, occ, arrays.nbr, arrays.dead, seen, stamp, members)
     group = [int(x) for x in members[:n] if seen[x] == stamp]
     if not group:
         return False

@@ -334,3 +334,21 @@ def test_the_warm_up_loads_the_rules_the_python_searches_call():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["[0,", "0,", "0]", "[1,", "1,", "1]"]
+
+
+def test_importing_the_searches_leaves_numba_unimported_till_a_rule_is_asked():
+    # numba's import waits for the first board's arrays: a command that searches nothing
+    # (listing engines, drawing a level) never pays it
+    code = (
+        "import sys\n"
+        "from searchkit_sokoban import corral, deadlocks, engines, problem\n"
+        "print('numba' in sys.modules)\n"
+        "from searchkit_sokoban.board import Board\n"
+        "from searchkit_sokoban.levels import load_level\n"
+        "board = Board(load_level('microban:1'))\n"
+        "deadlocks.frozen_group(board.start_boxes.bit_length() - 1, board.start_boxes, board)\n"
+        "print('numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["False", str(numba_available() and not PLAIN)]
