@@ -1,7 +1,7 @@
 """searchkit: interchangeable search engines over a small `Problem` protocol, with plugins."""
 
 from .atomic import atomic_path, write_atomic
-from .compiled import NO_NUMBA_ENV, integer_weights, numba_available
+from .compiled import NO_NUMBA_ENV, integer_weights, jit, numba_available
 from .domain import Domain, GridView, Heuristic, Instance, Param
 from .engines import (
     BestFirstSearch,
@@ -82,6 +82,7 @@ __all__ = [
     "growth_ahead",
     "hookimpl",
     "idastar",
+    "jit",
     "iddfs",
     "integer_weights",
     "make_problem",

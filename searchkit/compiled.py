@@ -1,9 +1,11 @@
-"""What the plugins' compiled (numba) code shares: whether it may run here, word of a
-compilation as it starts, and a weight as two small integers.
+"""What the plugins' compiled (numba) code shares: whether it may run here, one source
+compiled or plain (`jit`), word of a compilation as it starts, and a weight as two small
+integers.
 
 Why here: the n-puzzle's IDA* and pattern-database builder and Sokoban's push search each
-have a compiled kernel; one switch (`NO_NUMBA_ENV`) turns them all off, and each keeps its
-bounds exact by weighing ``g`` and ``h`` with integers (`integer_weights`).
+have a compiled kernel; one switch (`NO_NUMBA_ENV`) turns them all off, a rule written once
+in numba's subset serves a compiled kernel and a Python search alike (`jit`), and each keeps
+its bounds exact by weighing ``g`` and ``h`` with integers (`integer_weights`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from importlib.util import find_spec
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import InputError
 
@@ -25,6 +27,27 @@ def numba_available() -> bool:
     """Whether compiled kernels can run here (numba installed, `NO_NUMBA_ENV` not set), found
     without importing numba, which takes a while."""
     return not os.environ.get(NO_NUMBA_ENV) and find_spec("numba") is not None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def jit(func: F | None = None, **options: Any) -> Any:
+    """``func`` compiled by numba's ``njit(cache=True, **options)`` where compiled code can run
+    (`numba_available`), else ``func`` itself, unchanged: one source in numba's subset that
+    runs compiled or as plain Python.  Use bare (``@jit``) or with options (``@jit(inline=
+    "always")``).  Numba is imported only when it is used; a compiled function's plain
+    Python is its ``py_func``.  Its callees must be `jit` functions too (numba compiles only
+    calls to compiled functions)."""
+
+    def wrap(f: F) -> F:
+        if not numba_available():
+            return f
+        from numba import njit
+
+        return njit(cache=True, **options)(f)  # type: ignore[no-any-return]
+
+    return wrap if func is None else wrap(func)
 
 
 class Compiles:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .levels import BOX, BOX_GOAL, GOAL, PLAYER, PLAYER_GOAL, WALL, Level
 
@@ -271,6 +272,7 @@ class Board:
         self.access_cache: dict[int, list[int]] = {}  # for `access.access_reach`
         # for `deadlocks.sealed_off`: per set of frozen boxes, the loose boxes and their goals last
         self.hall_memo: dict[int, tuple[int, dict[int, int]]] = {}
+        self.rule_arrays: Any = None  # the board as the shared rules read it (`board_arrays.arrays_of`)
 
     # -- components of the floor without one square ----------------------------------
     def _components(self) -> None:

@@ -20,7 +20,7 @@ from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
 from .answers import positions_along, result_of
 from .board import Board, bits
-from .compiled_rules import neighbours
+from .board_arrays import neighbours
 from .compiled_search import MAX_STATES, STEP_FACTOR, WARM_UP_LEVEL, State, compiled_available
 from .gateway import GATEWAY_BUDGET, aim
 from .heuristics import rows_to
@@ -332,10 +332,10 @@ class CompiledPullSearch(CompiledSearch):
 
 def _pull_tables(board: Any, rows: list, nstarts: int, np: Any) -> tuple:
     """The board as the pull kernel reads it: neighbours per direction (-1: wall), per square
-    the fewest pulls to the nearest start square (`push_kernel.BIG`: none), and the pull
+    the fewest pulls to the nearest start square (`matching_rule.BIG`: none), and the pull
     distances to each start square in the push kernel's layout (one row per square and
     side, the four sides alike; the side table all zeros)."""
-    from .push_kernel import BIG
+    from .matching_rule import BIG
 
     size = board.size
     dist = np.full((size * 4, nstarts), BIG, np.int64)
@@ -343,7 +343,7 @@ def _pull_tables(board: Any, rows: list, nstarts: int, np: Any) -> tuple:
         if row:
             dist[4 * x : 4 * x + 4] = np.minimum(row, BIG)  # the board's INF as the kernel's BIG
     near = dist[::4].min(axis=1)
-    return neighbours(board, np), near, dist, np.broadcast_to(np.zeros(1, np.int8), (size, size))  # zeros in a byte
+    return neighbours(board), near, dist, np.broadcast_to(np.zeros(1, np.int8), (size, size))  # zeros in a byte
 
 
 def without_numba(members: str) -> str:

@@ -17,8 +17,10 @@ from typing import Any
 from searchkit import CompiledRules, InputError
 
 from .board import INF, bits
+from .board_arrays import neighbours
 from .deadlocks import CORRAL, FREEZE
 from .heuristics import MATCHING
+from .matching_rule import BIG
 from .rules import Push
 
 State = tuple[int, int]
@@ -111,27 +113,12 @@ def matches(problem: Any) -> bool:
     )
 
 
-def neighbours(board: Any, np: Any) -> Any:
-    """Per square and direction the next floor square (-1: a wall or the edge)."""
-    size = board.size
-    nbr = np.full((size, 4), -1, np.int64)
-    floor_bits = board.floor
-    for x in bits(floor_bits):
-        for k, o in enumerate(board.offsets):
-            y = x + o
-            if 0 <= y < size and floor_bits >> y & 1:
-                nbr[x, k] = y
-    return nbr
-
-
 def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
     """The board as the kernel reads it: neighbours per direction (-1: wall), floor, dead
     squares, goals, push distances per (square, player's side) and goal, and the side index
     of every square seen from a cut square (0 elsewhere)."""
-    from .push_kernel import BIG
-
     size = board.size
-    nbr = neighbours(board, np)
+    nbr = neighbours(board)
     floor_bits = board.floor
     floor = np.array([floor_bits >> x & 1 for x in range(size)], np.uint8)
     dead = np.array([0 if (board.live >> x & 1 or not use_dead) else 1 for x in range(size)], np.uint8)

@@ -1,84 +1,54 @@
-"""PI-corral pruning: when a closed-off area must be entered, push into it first.
+"""PI-corral pruning for the Python searches: when a closed-off area must be entered, push
+into it first.
 
-A corral is a group of unreachable floor areas together with its *barrier*: every box
-next to one of its areas (areas that share a barrier box form one corral).  It is a
-PI-corral when
-
-* I: every push of a barrier box that the player could make goes into the corral - a push
-  out of it is impossible now and stays impossible until a barrier box moves (the square
-  beyond is a wall, a dead square, a barrier box, or the pusher's square is a barrier box
-  or inside the corral);
-* P: every push of a barrier box into the corral that may ever be made first can be made
-  now: the pusher's square is reachable, a wall, inside the corral or a barrier box.
-
-If the corral is not solved (a goal inside is empty or a barrier box is off goal) every
-solution pushes some barrier box before leaving this state for good, and its first such
-push is one of the current inward pushes.  That push commutes with the pushes made before
-it (they never touch the corral), so searching only the inward pushes loses no solution
-and no push-optimal solution.  A PI-corral with no inward push is a deadlock.
+The rule (what a PI-corral is, why searching only its inward pushes loses no solution and
+no push-optimal one, why one with no inward push is dead) is written once, for the compiled
+push search and the Python searches alike, in `corral_rule`; here a position held as masks
+is handed to it as arrays and its answer returned as a mask of barrier boxes.
 """
 
 from __future__ import annotations
 
-from .board import around, flood
+from .board import around, bits, mask_of, regions
+from .board_arrays import arrays_of
 
 
 def pi_corral_boxes(board, boxes: int, reach: int, use_dead: bool) -> int | None:
-    """Barrier boxes of the PI-corral with the fewest inward pushes, or None.
+    """Barrier boxes of the PI-corral with the fewest inward pushes, or None (``reach``: the
+    player's squares; ``use_dead``: a push onto a dead square is no push).
 
     Returns 0 when a PI-corral has no inward push at all (the position is dead).
     """
-    floor, w = board.floor, board.width
-    unreach = floor & ~boxes & ~reach
-    if not unreach:
+    unreached = board.floor & ~boxes & ~reach
+    if not unreached:
+        return None  # no unreachable floor: no corral
+    arrays = arrays_of(board)
+    occ = arrays.occupancy(boxes)
+    dead = arrays.dead if use_dead else arrays.no_dead
+    if arrays.plain:
+        # the areas by bit-parallel floods, and only the boxes beside them listed (the others
+        # in no corral: ``group`` -1): plain Python a square at a time costs several times more
+        width, size = board.width, arrays.size
+        listed = around(unreached, width) & boxes
+        boxlist, area, group, uf, spare = bits(listed), [-1] * size, [-1] * size, arrays.uf, arrays.spare
+        areas = regions(unreached, width)
+        beside, goals, n = around(listed, width), board.goals, len(areas)
+        for a, squares in enumerate(areas):
+            for x in bits(squares & beside):
+                area[x] = a
+            uf[a], spare[n + a] = a, 2 if squares & goals else 0
+        root = arrays.corral_of(
+            occ, arrays.occupancy(reach), 1, arrays.nbr, dead, arrays.goal,
+            boxlist, len(boxlist), n, area, uf, group, spare,
+        )  # fmt: skip
+    else:
+        boxlist, group = arrays.squares(boxes, occ), arrays.group
+        root = arrays.pi_corral(
+            occ, arrays.occupancy(reach), 1, arrays.nbr, arrays.floor, dead, arrays.goal,
+            boxlist, len(boxlist), arrays.area, arrays.uf, group, arrays.spare,
+        )  # fmt: skip
+    if root == -1:
         return None
-    groups: list[list[int]] = []  # [area mask, barrier mask]
-    rest = unreach
-    while rest:
-        area = flood(rest & -rest, unreach, w)
-        rest &= ~area
-        barrier = around(area, w) & boxes
-        merged = [area, barrier]
-        kept: list[list[int]] = []
-        changed = True
-        while changed:
-            changed = False
-            kept = []
-            for g in groups:
-                if g[1] & merged[1]:
-                    merged[0] |= g[0]
-                    merged[1] |= g[1]
-                    changed = True
-                else:
-                    kept.append(g)
-            groups = kept
-        groups.append(merged)
-    goals = board.goals
-    target = board.live if use_dead else floor
-    best, best_pushes = None, None
-    for area, barrier in groups:
-        if not (area & goals) and not (barrier & ~goals):
-            continue  # solved: nothing forces the player in
-        others = boxes & ~barrier
-        pushes = 0
-        for o in board.offsets:
-            # a box on x is pushed to x+o from x-o: shifts by o move masks the push's way
-            if o > 0:
-                movable = barrier & (target >> o) & (floor << o)
-                dst = (movable & (reach << o)) << o
-                blocked = ((movable & (others << o)) << o) & ~barrier
-            else:
-                movable = barrier & (target << -o) & (floor >> -o)
-                dst = (movable & (reach >> -o)) >> -o
-                blocked = ((movable & (others >> -o)) >> -o) & ~barrier
-            if dst & ~area & ~barrier:
-                break  # I fails: a push out of the corral is possible
-            if blocked:
-                break  # P/I fail: a box outside the barrier may free a push later
-            pushes += (dst & area).bit_count()
-        else:
-            if best_pushes is None or pushes < best_pushes:
-                best, best_pushes = barrier, pushes
-                if pushes == 0:
-                    return 0
-    return best
+    if root == -2:
+        return 0
+    return mask_of(int(b) for b in boxlist if group[b] == root)

@@ -1,6 +1,6 @@
 """Closed diagonal deadlocks: boxes round empty squares the player can never step on again.
 
-Why: the freeze test (`deadlocks.frozen_group`) asks each box's axes for walls and frozen
+Why: the freeze test (`freeze_rule.frozen_boxes`) asks each box's axes for walls and frozen
 boxes, but a box beside an empty square that boxes and walls close off cannot be pushed
 away from it either (the pusher would stand on that square), and diagonal lines of boxes
 in open rooms lock up that way without any wall.  After a push that closes such a square,

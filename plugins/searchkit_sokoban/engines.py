@@ -132,8 +132,27 @@ def warm_up() -> None:
 
 
 def warm_up_matching() -> None:
-    """Import SciPy's assignment solver (~0.8 s), for searches on matching: all the greedy
-    alternation needs (it walks no macros and runs no compiled search)."""
+    """Import SciPy's assignment solver (~0.8 s), for searches on matching, and load the
+    shared rules the Python searches call (`warm_up_rules`): all the greedy alternation
+    needs (it walks no macros and runs no compiled search)."""
     import importlib
 
     importlib.import_module("scipy.optimize")
+    warm_up_rules()
+
+
+def warm_up_rules() -> None:
+    """Load the shared rules the Python searches call (the freeze and PI-corral tests,
+    `freeze_rule` and `corral_rule`, compiled where numba runs; numba loads a compiled
+    function's code for Python's calls apart from a kernel's) by asking each once on a
+    one-box level: a benchmark's forked workers then call them at once."""
+    from .board import Board
+    from .corral import pi_corral_boxes
+    from .deadlocks import frozen_off_goals
+    from .levels import parse_levels
+
+    board = Board(parse_levels(WARM_UP_LEVEL)[0])
+    box = board.start_boxes
+    for sealed in (True, False):  # the freeze rule's two entries
+        frozen_off_goals(box.bit_length() - 1, box, board, sealed)
+    pi_corral_boxes(board, box, 1 << board.player_start, True)  # the squares past the box unreached

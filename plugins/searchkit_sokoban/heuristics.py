@@ -7,7 +7,7 @@ matching of boxes to goals (SciPy's Jonker-Volgenant), a stronger bound that is 
 exactly when no perfect matching of finite distances exists - a bipartite deadlock.  When
 every box's nearest goal is a different goal the two agree, so SciPy is only asked when
 boxes compete for goals; a search that asks it thousands of times has the compiled
-Hungarian method (`push_kernel.row_matching`) instead, when numba is installed: FESS aimed
+Hungarian method (`matching_rule.row_matching`) instead, when numba is installed: FESS aimed
 at the backward search's positions (`aim`) solves Sasquatch II 24 in 21.8 s, not 40.8.  The
 kernel keeps its last assignment and matches again only the boxes that changed when they are
 few (a search asks for siblings, a box moved in each): Sasquatch II 40 (52 boxes) in 22.8 s,
@@ -108,14 +108,14 @@ class RowCosts:
         return total
 
     def _compile(self) -> None:
-        """From here on the compiled assignment (`push_kernel.row_matching`), which checks
+        """From here on the compiled assignment (`matching_rule.row_matching`), which checks
         the nearest goals itself and remembers only its last assignment (``where``: each row
         key's row in it): on 14 boxes sharing goals a call costs ~5.6 us against SciPy's
         ~8.8 us (and its memo's memory) afresh, less from a sibling's; loading the kernel
         ~0.4 s, so only a search that asks often pays it."""
         import numpy as np
 
-        from .push_kernel import row_matching
+        from .matching_rule import row_matching
 
         m = self._columns
         table = np.column_stack((self._table, self.near, self.arg)).astype(np.int64)

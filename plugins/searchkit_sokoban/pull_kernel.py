@@ -4,7 +4,7 @@ The Python pull search expands about 40,000 positions a second; on the levels wh
 pulls are the member that gets through (Sasquatch II 44: 434 thousand expansions alone),
 its share of the default's time is too short for that.  This is the same search over
 arrays, with the push search's parts (`push_kernel`: the position table, the heaps, the
-player's reach, the incremental matching): from the solved boxes with the player in each
+player's reach; `matching_rule`: the incremental matching): from the solved boxes with the player in each
 part of the free floor, a step pulls a box from ``x`` to ``x + o`` while the player walks
 from ``x + o`` to ``x + 2o``; a box pulled where no start square can be reached is never
 stored, nor a position whose boxes cannot each have a start square of their own (the
@@ -19,8 +19,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .matching_rule import BIG, parent_assignment
+from .matching_rule import child_h as _child_h
 from .push_kernel import (
-    BIG,
     M_DUPLICATES,
     M_EXPANDED,
     M_FOREIGN,
@@ -30,9 +31,7 @@ from .push_kernel import (
     M_MET,
     M_STAMP,
     M_STATES,
-    _child_h,
     _reach,
-    parent_assignment,
     scratch,
     unpack,
 )

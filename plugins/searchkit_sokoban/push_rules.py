@@ -6,11 +6,11 @@ key).  Move ``4 * i + k`` pushes the ``i``-th box (lowest square first) in direc
 (u, d, l, r), listed direction by direction, boxes in order: the order of
 `SokobanProblem.successors`.  Each push costs 1.  ``moves`` leaves out a push onto a dead
 square, or onto a square from which, with the player behind it, no goal can be reached
-(``DEAD``), a push that freezes a box off its goal (``FREEZE``: `push_kernel._freeze_dead`),
-and, with a PI-corral (``CORRAL``: `push_kernel._pi_corral`), every push but those of its
-barrier; ``h`` is the matching bound (`push_kernel.parent_assignment`), negative when no
+(``DEAD``), a push that freezes a box off its goal (``FREEZE``: `freeze_rule.freeze_dead`),
+and, with a PI-corral (``CORRAL``: `corral_rule.pi_corral`), every push but those of its
+barrier; ``h`` is the matching bound (`matching_rule.parent_assignment`), negative when no
 perfect assignment exists (a bipartite deadlock); ``h_after`` matches again only the rows
-a push changed (`push_kernel._child_h`).  No ``undo``: a push cannot be taken back from
+a push changed (`matching_rule.child_h`).  No ``undo``: a push cannot be taken back from
 the child and its code alone, so IDA* runs in Python.
 
 ``ctx = (nbr, floor, dead, goal, alive, dist, comp, geo, goals, occ, buf, costs, ints,
@@ -28,13 +28,16 @@ import numpy as np
 from numba import njit
 
 # the shared parts of the compiled push search (one block, re-pointed when they move)
-from .push_kernel import BIG, M_STAMP, _child_h, _freeze_dead, _pi_corral, _reach, parent_assignment, unpack
+from .corral_rule import pi_corral
+from .freeze_rule import freeze_dead
+from .matching_rule import BIG, child_h, parent_assignment
+from .push_kernel import M_STAMP, _reach, unpack
 
 __all__ = ["apply", "h", "h_after", "is_goal", "moves"]
 
 # geo: the board's numbers and the pruning on
 WORDS, BOXES, FREEZE, CORRAL, DEAD, IMPOSSIBLE = range(6)
-# memo slots (and `push_kernel.M_STAMP`, the mark counter `_freeze_dead` advances)
+# memo slots (and `push_kernel.M_STAMP`, the mark counter `freeze_dead` advances)
 LOADED, PSTAMP, ASSIGNED = 0, 1, 2
 MEMO = 10
 
@@ -74,7 +77,7 @@ def moves(s, ctx, out):
     boxlist, reached, pstamp, group = buf[7], buf[1], memo[PSTAMP], buf[5]
     best = -1
     if geo[CORRAL]:
-        best = _pi_corral(occ, reached, pstamp, nbr, floor, dead, goal, boxlist, n, buf[3], buf[4], group, buf[6])
+        best = pi_corral(occ, reached, pstamp, nbr, floor, dead, goal, boxlist, n, buf[3], buf[4], group, buf[6])
         if best == -2:
             return 0  # a corral no push can open
     count = 0
@@ -92,7 +95,7 @@ def moves(s, ctx, out):
             if geo[FREEZE]:
                 occ[src] = 0
                 occ[dst] = 1
-                frozen = _freeze_dead(dst, occ, nbr, dead, goal, buf[0], memo, buf[8])
+                frozen = freeze_dead(dst, occ, nbr, dead, goal, buf[0], memo, buf[8])
                 occ[dst] = 0
                 occ[src] = 1
                 if frozen:
@@ -158,7 +161,7 @@ def h_after(s, m, hs, ctx):
     i = m >> 2
     src = boxlist[i]
     boxlist[i] = nbr[src, m & 3]
-    total = _child_h(n, boxlist, i, src, np.int64(s[geo[WORDS]]), dist, comp, costs[0], costs[1], ints, used)
+    total = child_h(n, boxlist, i, src, np.int64(s[geo[WORDS]]), dist, comp, costs[0], costs[1], ints, used)
     boxlist[i] = src
     return -1 if total >= BIG else total
 

@@ -224,7 +224,7 @@ def test_a_push_that_takes_the_last_box_away_from_a_goal_behind_frozen_boxes_is_
     board = Board(parse_level(text))
     pushed = square(board, 9, 11)
     boxes = board.start_boxes
-    assert frozen_group(pushed, boxes, board.is_wall, board.is_dead, board.width, set()) is None
+    assert pushed not in frozen_group(pushed, boxes, board)
     assert not freeze_deadlock(pushed, boxes, board)
     dead = SokobanProblem(board).pruning.dead_end(boxes, square(board, 9, 10), pushed)
     assert dead is not None and dead.detector == "freeze"
@@ -293,8 +293,8 @@ def test_a_goal_room_filled_from_its_mouth_stays_alive():
     board = Board(parse_level("#########\n#  ######\n#*.*  $@#\n#***#   #\n#***#   #\n#########"))
     src, dst = square(board, 2, 3), square(board, 2, 2)
     boxes = board.start_boxes ^ (1 << src) | (1 << dst)
-    group = frozen_group(dst, boxes, board.is_wall, board.is_dead, board.width, set())
-    assert group is not None and len(group) > len(set(group))
+    group = frozen_group(dst, boxes, board)
+    assert dst in group and len(group) == len(set(group))
     assert not freeze_deadlock(dst, boxes, board)
     problem = SokobanProblem(board)
     assert problem.pruning.dead_end(boxes, square(board, 2, 4), dst) is None
@@ -315,7 +315,7 @@ def test_the_boxes_frozen_on_goals_are_those_a_proof_names(name):
         boxes = mask_of(rng.sample(floor, rng.randint(1, len(floor))))
         on_goals, proved = boxes & board.goals, 0
         for x in bits(on_goals):
-            proved |= mask_of(frozen_group(x, on_goals, board.is_wall, board.is_dead, board.width, set()) or ())
+            proved |= mask_of(frozen_group(x, on_goals, board))
         assert frozen(boxes) == proved
 
 
