@@ -20,7 +20,6 @@ from .board import INF, bits
 from .board_arrays import neighbours
 from .deadlocks import CORRAL, FREEZE
 from .heuristics import MATCHING
-from .matching_rule import BIG
 from .rules import Push
 
 State = tuple[int, int]
@@ -117,6 +116,8 @@ def _tables(board: Any, use_dead: bool, np: Any) -> tuple:
     """The board as the kernel reads it: neighbours per direction (-1: wall), floor, dead
     squares, goals, push distances per (square, player's side) and goal, and the side index
     of every square seen from a cut square (0 elsewhere)."""
+    from .matching_rule import BIG  # imports numba: only when the rules are built
+
     size = board.size
     nbr = neighbours(board)
     floor_bits = board.floor
