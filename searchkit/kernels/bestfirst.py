@@ -12,7 +12,8 @@ generation); a cheaper path to a stored state updates it and queues it again (``
 the old entry skipped when it comes off the queue (lazy deletion, as the Python engine).  A
 child the rules call dead (``h < 0``) is stored but never queued (the Python engine queues
 it at infinity, so only a search that exhausts the space counts differently).  A weight that
-is not a whole number is approximated by two integers (`searchkit.compiled.integer_weights`).
+is not a whole number is approximated by two integers (`searchkit.compiled.integer_weights`):
+orders within 1/1000 of the weight.
 
 `BestFirst` drives the kernel: slices between limit checks, growing the table and the queue
 when the kernel says ``FULL``, stopping at the memory limit, rebuilding the path from the
