@@ -41,6 +41,7 @@ COMPILED = "compiled"  # the portfolio member's name (search:compiled)
 MEMBER_WEIGHT = 3.0  # the portfolio member's weight
 DISABLE_ENV = NO_NUMBA_ENV  # set to 1: no compiled code (the n-puzzle's either)
 compiled_available = numba_available  # whether the kernel can run here
+TIES = "newest"  # equal f and h: the newest position first (deeper on the plateaus of weighted search)
 WARM_UP_LEVEL = "#######\n#@$ . #\n#######"
 
 
@@ -54,7 +55,8 @@ class CompiledPushSearch(BestFirst):
     search (`searchkit.kernels.bestfirst.BestFirst`: its table, open list, limits, stepping
     and meeting) over the push rules, on ``f = g + weight * h``; ``start``: the position to
     search from (the level's start by default); ``max_states``: its table grows to about
-    twice this at most.  A portfolio's step of ``budget`` expands ``STEP_FACTOR`` times that."""
+    twice this at most; ``ties``: which of the positions of equal ``f`` and ``h`` goes first
+    (`searchkit.kernels.bestfirst.BestFirst`).  A portfolio's step of ``budget`` expands ``STEP_FACTOR`` times that."""
 
     backward = False
 
@@ -68,6 +70,7 @@ class CompiledPushSearch(BestFirst):
         observer: Observer | None = None,
         max_states: int = MAX_STATES,
         start: State | None = None,
+        ties: str = TIES,
     ):
         if not compiled_available():
             raise InputError(f"{name} needs numba: pip install 'searchkit[fast]'")
@@ -75,7 +78,7 @@ class CompiledPushSearch(BestFirst):
         wg, wh = weights_of(weight)
         driver = driver_for(problem, rules, name, limits, observer)
         reopen = REOPEN_ALL if wh <= wg else IMPROVE_OPEN
-        super().__init__(driver, wg, wh, reopen=reopen, start=start, cap=2 * max_states)
+        super().__init__(driver, wg, wh, reopen=reopen, start=start, cap=2 * max_states, ties=ties)
         self.words = rules.width - 1
 
     def step(self, budget: int | None = None) -> bool:
@@ -100,9 +103,11 @@ def sokoban_compiled(
     weight: float = 1.0,
     limits: Limits | None = None,
     observer: Observer | None = None,
+    ties: str = TIES,
 ) -> Result:
-    """A* (weighted with ``weight`` > 1) on the matching bound in compiled code."""
-    search = CompiledPushSearch(problem, weight=weight, limits=limits, observer=observer)
+    """A* (weighted with ``weight`` > 1) on the matching bound in compiled code; ``ties``:
+    which of the positions of equal ``f`` and ``h`` goes first, ``"newest"`` or ``"oldest"``."""
+    search = CompiledPushSearch(problem, weight=weight, limits=limits, observer=observer, ties=ties)
     search.step()
     return search.result()
 

@@ -26,6 +26,7 @@ def register_engines(register):
     from .aim import AIM_SECONDS, AIMS, BOTH, EARLY_POSITIONS, OPEN_POSITIONS, sokoban_fess_aim
     from .compiled_pull import sokoban_pull_compiled
     from .compiled_pull import warm_up as warm_up_pull
+    from .compiled_search import TIES as COMPILED_TIES
     from .compiled_search import sokoban_compiled
     from .compiled_search import warm_up as warm_up_compiled
     from .fess import sokoban_fess
@@ -145,7 +146,16 @@ def register_engines(register):
             domains=("sokoban",),
             warm_up=warm_up_compiled,
             optimal_if=lambda params: params.get("weight", 1.0) == 1.0,
-            params={"weight": EngineParam("weight", 1.0, float, "weight of the bound (> 1: weighted A*)", minimum=1)},
+            params={
+                "weight": EngineParam("weight", 1.0, float, "weight of the bound (> 1: weighted A*)", minimum=1),
+                "ties": EngineParam(
+                    "ties",
+                    COMPILED_TIES,
+                    str,
+                    "which of the positions of equal f and h goes first: the newest or the oldest",
+                    choices=("newest", "oldest"),
+                ),
+            },
         )
     )
     register(

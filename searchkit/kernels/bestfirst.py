@@ -3,26 +3,26 @@
 The kernel `bestfirst_kernel` is the Python `BestFirstSearch` loop (Hart, Nilsson & Raphael
 1968; weighted A*, Pohl 1970) over a `searchkit.kernels.table` of states and a
 `searchkit.kernels.buckets` queue of slots ordered by ``f = wg * g + wh * h``, then ``h`` (for
-greedy, ``wg = 0``: then ``g``, saturated at 2**24 - 1), then insertion order: the Python
-engine's bucket queue order, so with moves listed in the order of the problem's successors
-both expand the same states in the same order (and count the same).  The goal test is on
-expansion (or on generation); a cheaper path to a stored state updates it and queues it
-again (``reopen``), the old entry left to be skipped when it comes off the queue (lazy
-deletion, as in the Python engine).  A child the rules call dead (``h < 0``) is stored but
-never queued (the Python engine queues it at infinity: it expands such states only once
-everything else is done, so only a search that exhausts the space counts differently).
-A weight that is not a whole number is approximated by two integers
-(`searchkit.compiled.integer_weights`): orders within 1/1000 of the weight.
+greedy, ``wg = 0``: then ``g``, saturated at 2**24 - 1), then by ``ties``: ``"oldest"`` first
+(the Python engines' bucket queue order, so with moves listed in the order of the problem's
+successors both expand the same states in the same order and count the same) or ``"newest"``
+first (on plateaus of weighted or greedy search it goes on from the last state generated:
+deeper, other expansions; A* stays optimal either way).  The goal test is on expansion (or on
+generation); a cheaper path to a stored state updates it and queues it again (``reopen``),
+the old entry skipped when it comes off the queue (lazy deletion, as the Python engine).  A
+child the rules call dead (``h < 0``) is stored but never queued (the Python engine queues
+it at infinity, so only a search that exhausts the space counts differently).  A weight that
+is not a whole number is approximated by two integers (`searchkit.compiled.integer_weights`):
+orders within 1/1000 of the weight.
 
 `BestFirst` drives the kernel: slices between limit checks, growing the table and the queue
 when the kernel says ``FULL``, stopping at the memory limit, rebuilding the path from the
 parent slots; or stepped by a portfolio, meeting searches the other way (`meeting`).  A
 cheaper path to a stored state requeues it, updates only one not yet expanded, or does
-nothing (``reopen``: A*, a weighted search keeping expanded states closed, greedy).
-With the rules' ``inverse``, the child a move back to the parent reaches is the parent's
-slot, found without a lookup.  Cost per stored state: a table row
-(``8 * key_width + 9`` bytes), its index entry (8 bytes at most 3/4 full) and 4 bytes per
-open-list entry (in chunks of 128).
+nothing (``reopen``: A*, a weighted search keeping expanded states closed, greedy).  With
+the rules' ``inverse``, the child a move back to the parent reaches is the parent's slot.
+Cost per stored state: a table row (``8 * key_width + 9`` bytes), its index entry (8 bytes
+at most 3/4 full) and 4 bytes per open-list entry (in chunks of 128).
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import InputError
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
-from .buckets import bq_push
+from .buckets import bq_first, bq_pop, bq_push
 from .codes import (
     ASKED,
     CHUNK,
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
 FIRST_CHUNKS = 1 << 8  # bucket-queue chunks of a new search (32768 entries)
 FIRST_BUCKETS = 1 << 10  # bucket records of a new search (distinct keys)
 FIRST_ASKED = 1 << 11  # entries of the first set of fingerprints other searches asked for
+TIES = ("oldest", "newest")  # the orders among equal keys (`searchkit.kernels.buckets`)
 
 
 def bestfirst_kernel(
@@ -103,6 +105,7 @@ def bestfirst_kernel(
     wh: int,
     reopen: int,
     on_generation: bool,
+    newest: bool,
 ) -> int:
     """Expand states best first until a goal (``FOUND``, its slot in ``sc[GOAL]``), an
     empty open list (``EXHAUSTED``), ``stop`` expansions (``PAUSED``, the next state left
@@ -115,8 +118,9 @@ def bestfirst_kernel(
     table (`searchkit.kernels.table`); ``pool`` to ``qs``: the bucket queue
     (`searchkit.kernels.buckets`); ``mbuf``: the move buffer.  ``wg``, ``wh``: the weights
     of ``g`` and ``h`` in ``f``; ``reopen``: what a cheaper path to a stored state does
-    (`KEEP_FIRST`, `IMPROVE_OPEN`, `REOPEN_ALL`).  A child's ``h`` is asked only when it
-    is queued (not for a duplicate)."""
+    (`KEEP_FIRST`, `IMPROVE_OPEN`, `REOPEN_ALL`); ``newest``: ties of equal keys go newest
+    first (else oldest first).  A child's ``h`` is asked only when it is queued (not for a
+    duplicate)."""
     width = s.shape[0]
     kw = keys.shape[1]  # the key words the table holds; the rest are derived
     capacity = keys.shape[0]
@@ -141,9 +145,8 @@ def bestfirst_kernel(
         if n + maxm > capacity or qs[NFREE] + chunks - qs[USED] < maxm or qs[NB] + maxm > bcap or qs[NB] + maxm > bmap:
             status = FULL
             break
-        b = kheap[0]
-        k1 = buckets[b, 0]
-        slot = pool[buckets[b, 1]]
+        k1 = buckets[kheap[0], 0]
+        slot = bq_first(pool, buckets, kheap, newest)
         f = k1 >> SEC_BITS
         sec = k1 & sec_mask
         gv = gtab[slot]
@@ -161,38 +164,7 @@ def bestfirst_kernel(
             elif expanded >= stop:
                 status = PAUSED  # the entry stays first in line
                 break
-        # the pop (the entry was read above, so that a paused search leaves it queued)
-        head = buckets[b, 1]
-        count = buckets[b, 3] - 1
-        buckets[b, 3] = count
-        if count > 0 and (head + 1) % CHUNK != 0:
-            buckets[b, 1] = head + 1
-        else:
-            c = head // CHUNK  # done with this chunk: to the free list
-            nxt = links[c]
-            links[c] = qs[FREE]
-            qs[FREE] = c
-            qs[NFREE] += 1
-            if count > 0:
-                buckets[b, 1] = nxt * CHUNK
-            else:  # the bucket is empty: out of the heap
-                ksize = qs[KSIZE] - 1
-                qs[KSIZE] = ksize
-                if ksize > 0:
-                    e = kheap[ksize]
-                    ek = buckets[e, 0]
-                    j = 0
-                    while True:
-                        kc = 2 * j + 1
-                        if kc >= ksize:
-                            break
-                        if kc + 1 < ksize and buckets[kheap[kc + 1], 0] < buckets[kheap[kc], 0]:
-                            kc += 1
-                        if ek < buckets[kheap[kc], 0]:
-                            break
-                        kheap[j] = kheap[kc]
-                        j = kc
-                    kheap[j] = e
+        bq_pop(links, buckets, kheap, qs, newest)  # read above, so that a paused search leaves it queued
         size -= 1
         if status == FOUND:
             break
@@ -259,7 +231,7 @@ def bestfirst_kernel(
                 status = RANGE
                 break
             seq += 1
-            bq_push(pool, links, buckets, kheap, mkeys, mvals, qs, (f << SEC_BITS) | sec, child)
+            bq_push(pool, links, buckets, kheap, mkeys, mvals, qs, (f << SEC_BITS) | sec, child, newest)
             size += 1
         if size > max_frontier:
             max_frontier = size
@@ -288,7 +260,9 @@ class BestFirst:
     A*; `IMPROVE_OPEN`: only a state not yet expanded takes it; `KEEP_FIRST`: greedy);
     ``on_generation``: the goal test on generation; ``start``: the words to search from
     (default: the problem's initial state); ``cap``: the most states the table grows to
-    hold (past it the search stops with ``limit``, reason ``"memory"``).
+    hold (past it the search stops with ``limit``, reason ``"memory"``); ``ties``: which of
+    the entries of equal ``f`` and ``h`` (greedy: ``h`` and ``g``) goes first, ``"oldest"``
+    (the Python engines' order: the same expansions) or ``"newest"`` (deeper on plateaus).
 
     Stepped, it meets searches the other way as the Python engines do: `knows_any` looks
     their states up and keeps the fingerprints of those not stored yet
@@ -304,7 +278,11 @@ class BestFirst:
         on_generation: bool = False,
         start: Any = None,
         cap: int | None = None,
+        ties: str = "oldest",
     ):
+        if ties not in TIES:
+            raise InputError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
+        self.newest = ties == "newest"
         self.driver, self.wg, self.wh, self.on_generation = driver, wg, wh, on_generation
         self.reopen, self.cap = int(reopen), cap
         rules = driver.rules
@@ -398,7 +376,7 @@ class BestFirst:
             f, sec = self.wh * h0, (h0 if self.wg > 0 else 0)
             if h0 > (1 << 24) - 1 or f > F_MAX:
                 drv.out_of_range()
-            drv.kernels.bq_push(*self._queue(), (f << SEC_BITS) | sec, 0)
+            drv.kernels.bq_push(*self._queue(), (f << SEC_BITS) | sec, 0, self.newest)
             sc[FRONTIER] = 1
             sc[MAX_FRONTIER] = 1
         self._s, self._p = start.copy(), start.copy()
@@ -442,6 +420,7 @@ class BestFirst:
                 self.wh,
                 self.reopen,
                 self.on_generation,
+                self.newest,
             )
             if status == PAUSED:
                 if end is not None:

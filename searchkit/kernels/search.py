@@ -37,10 +37,12 @@ def compiled_astar(
     limits: Limits | None = None,
     observer: Observer | None = None,
     name: str = "astar",
+    ties: str = "oldest",
 ) -> Result:
-    """A* on ``g + weight * h`` over ``rules`` (`searchkit.kernels.bestfirst`)."""
+    """A* on ``g + weight * h`` over ``rules`` (`searchkit.kernels.bestfirst`); ``ties``: the
+    order among equal ``f`` and ``h``, ``"oldest"`` (the Python engine's) or ``"newest"`` first."""
     wg, wh = integer_weights(weight)
-    return BestFirst(driver_for(problem, rules, name, limits, observer), wg, wh).solve()
+    return BestFirst(driver_for(problem, rules, name, limits, observer), wg, wh, ties=ties).solve()
 
 
 def compiled_greedy(
@@ -50,9 +52,12 @@ def compiled_greedy(
     limits: Limits | None = None,
     observer: Observer | None = None,
     name: str = "greedy",
+    ties: str = "oldest",
 ) -> Result:
-    """Greedy best-first on ``h`` (ties: lower ``g``), keeping the first path to each state."""
-    return BestFirst(driver_for(problem, rules, name, limits, observer), 0, 1, reopen=KEEP_FIRST).solve()
+    """Greedy best-first on ``h`` (then lower ``g``, then ``ties``: ``"oldest"``, the Python
+    engine's order, or ``"newest"`` first), keeping the first path to each state."""
+    driver = driver_for(problem, rules, name, limits, observer)
+    return BestFirst(driver, 0, 1, reopen=KEEP_FIRST, ties=ties).solve()
 
 
 def compiled_idastar(

@@ -43,12 +43,13 @@ def replays(board: Board, start, pushes) -> bool:
     return boxes == board.goals
 
 
+@pytest.mark.parametrize("ties", ["newest", "oldest"])
 @pytest.mark.parametrize("text", LEVELS)
-def test_astar_finds_every_true_distance_and_proves_every_dead_position(text):
+def test_astar_finds_every_true_distance_and_proves_every_dead_position(text, ties):
     board, states, dist = space(text)
     problem = SokobanProblem(board, "matching")
     for s in states:
-        search = CompiledPushSearch(problem, start=s)
+        search = CompiledPushSearch(problem, start=s, ties=ties)
         search.step()
         if s in dist:
             assert search.status == SOLVED, s
@@ -59,12 +60,13 @@ def test_astar_finds_every_true_distance_and_proves_every_dead_position(text):
             assert search.status == NO_SOLUTION, s
 
 
+@pytest.mark.parametrize("ties", ["newest", "oldest"])
 @pytest.mark.parametrize("weight", [1.5, 3.0])
 @pytest.mark.parametrize("text", LEVELS)
-def test_weighted_answers_replay_within_the_weight(text, weight):
+def test_weighted_answers_replay_within_the_weight(text, weight, ties):
     board, _states, dist = space(text)
     problem = SokobanProblem(board, "matching")
-    search = CompiledPushSearch(problem, weight=weight)
+    search = CompiledPushSearch(problem, weight=weight, ties=ties)
     search.step()
     assert search.status == SOLVED
     pushes, _states, cost = search.path()
@@ -83,6 +85,21 @@ def test_the_same_optimal_costs_as_the_python_astar(number):
     assert compiled.solved and python.solved  # execute replays the LURD on the level text
     assert compiled.cost == python.cost
     assert compiled.guarantee == "optimal"
+
+
+def test_the_tie_order_is_a_parameter_newest_first_by_default():
+    """Newest first goes on from the last position pushed (the core's ``ties``): on a
+    weighted run it expands other positions than oldest first; a bad order is one line."""
+    counts = {}
+    for ties in ("newest", "oldest", None):
+        params = {"weight": 3.0} if ties is None else {"weight": 3.0, "ties": ties}
+        job = prepare("sokoban", {"level_file": "microban:60"}, engine="sokoban-compiled", params=params)
+        result = execute(job, Limits(timeout_s=30))
+        assert result.solved
+        counts[ties] = result.stats.expanded
+    assert counts[None] == counts["newest"] != counts["oldest"]
+    with pytest.raises(InputError, match="ties"):
+        prepare("sokoban", {"level_file": "microban:1"}, engine="sokoban-compiled", params={"ties": "sideways"})
 
 
 def test_pruning_switched_off_keeps_the_costs():
