@@ -159,7 +159,8 @@ def test_limits_return_limit_with_stats():
     result = execute(job, Limits(max_expanded=500))
     assert result.status == "limit" and result.stats.limit_reason == "nodes"
     assert result.stats.expanded == 500
-    job = prepare("npuzzle", {"size": "4", "seed": 5}, "idastar", "manhattan")
+    # a random 24-puzzle: far beyond 0.2 s, compiled or not (a 15-puzzle may solve compiled in time)
+    job = prepare("npuzzle", {"size": "5", "seed": 5}, "idastar", "manhattan")
     result = execute(job, Limits(timeout_s=0.2))
     assert result.status == "limit" and result.stats.limit_reason == "time" and result.stats.expanded > 0
 
