@@ -107,9 +107,7 @@ def sokoban_compiled(
 ) -> Result:
     """A* (weighted with ``weight`` > 1) on the matching bound in compiled code; ``ties``:
     which of the positions of equal ``f`` and ``h`` goes first, ``"newest"`` or ``"oldest"``."""
-    search = CompiledPushSearch(problem, weight=weight, limits=limits, observer=observer, ties=ties)
-    search.step()
-    return search.result()
+    return CompiledPushSearch(problem, weight=weight, limits=limits, observer=observer, ties=ties).solve()
 
 
 def warm_up() -> None:

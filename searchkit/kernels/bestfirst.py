@@ -65,7 +65,6 @@ from .codes import (
     SC_SIZE,
     SEC_BITS,
     SEC_MAX,
-    SEQ,
     USED,
 )
 from .meeting import asked_has, fingerprint
@@ -130,7 +129,6 @@ def bestfirst_kernel(
     maxm = mbuf.shape[0]
     n = sc[COUNT]
     size = sc[FRONTIER]
-    seq = sc[SEQ]
     expanded = sc[EXPANDED]
     generated = sc[GENERATED]
     duplicates = sc[DUPLICATES]
@@ -230,7 +228,6 @@ def bestfirst_kernel(
             if f > F_MAX:
                 status = RANGE
                 break
-            seq += 1
             bq_push(pool, links, buckets, kheap, mkeys, mvals, qs, (f << SEC_BITS) | sec, child, newest)
             size += 1
         if size > max_frontier:
@@ -239,7 +236,6 @@ def bestfirst_kernel(
             break
     sc[COUNT] = n
     sc[FRONTIER] = size
-    sc[SEQ] = seq
     sc[EXPANDED] = expanded
     sc[GENERATED] = generated
     sc[DUPLICATES] = duplicates

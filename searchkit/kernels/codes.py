@@ -22,7 +22,7 @@ EXPANDED, GENERATED, DUPLICATES, REOPENED = 0, 1, 2, 3
 COUNT = 4  # states in the table (best-first, breadth-first); depth (IDA*)
 FRONTIER = 5  # open-list entries (best-first); unused by the others
 MAX_FRONTIER = 6
-SEQ = 7  # entries pushed so far: the insertion order that breaks ties
+# 7 is free (the buckets keep the insertion order themselves)
 GOAL = 8  # the goal's slot (best-first, breadth-first)
 HEAD = 9  # the next slot to expand (breadth-first)
 BOUND, NEXT_BOUND = 10, 11  # IDA*'s bound on f and the least f above it seen in this iteration
