@@ -21,7 +21,7 @@ parent slots; or stepped by a portfolio, meeting searches the other way (`meetin
 cheaper path to a stored state requeues it, updates only one not yet expanded, or does
 nothing (``reopen``: A*, a weighted search keeping expanded states closed, greedy).  With
 the rules' ``inverse``, the child a move back to the parent reaches is the parent's slot.
-Cost per stored state: a table row (``8 * key_width + 9`` bytes), its index entry (8 bytes
+Cost per stored state: a table row (``8 * key_width + 9`` bytes), its index entry (4 bytes
 at most 3/4 full) and 4 bytes per open-list entry (in chunks of 128).
 """
 
@@ -68,8 +68,9 @@ from .codes import (
     USED,
 )
 from .meeting import asked_has, fingerprint
+from .prefetch import prefetch
 from .rules import HAS_DERIVE, HAS_H_AFTER, HAS_INVERSE, apply, derive, h, h_after, inverse, is_goal, moves
-from .table import Table, add_slot, find_slot
+from .table import RESERVE, Table, add_hashed, find_hashed, first_index, hash_words
 
 if TYPE_CHECKING:
     from .run import Driver
@@ -81,7 +82,9 @@ TIES = ("oldest", "newest")  # the orders among equal keys (`searchkit.kernels.b
 
 
 def bestfirst_kernel(
-    s: Any,
+    kids: Any,
+    hbuf: Any,
+    mcost: Any,
     p: Any,
     ctx: Any,
     sc: Any,
@@ -113,16 +116,19 @@ def bestfirst_kernel(
     whose fingerprint is in ``asked`` (``MET``, its slot in ``sc[MEETING]``; looked up only
     while ``sc[ASKED]`` is not 0: `searchkit.kernels.meeting`).
 
-    ``s``, ``p``: scratch states; ``keys``, ``gtab``, ``parent``, ``mv``, ``index``: the
+    ``kids``: a row per move for the children, ``hbuf`` their hashes, ``mcost`` their
+    moves' costs; ``p``: a scratch
+    state; ``keys``, ``gtab``, ``parent``, ``mv``, ``index``: the
     table (`searchkit.kernels.table`); ``pool`` to ``qs``: the bucket queue
     (`searchkit.kernels.buckets`); ``mbuf``: the move buffer.  ``wg``, ``wh``: the weights
     of ``g`` and ``h`` in ``f``; ``reopen``: what a cheaper path to a stored state does
     (`KEEP_FIRST`, `IMPROVE_OPEN`, `REOPEN_ALL`); ``newest``: ties of equal keys go newest
     first (else oldest first).  A child's ``h`` is asked only when it is queued (not for a
-    duplicate)."""
-    width = s.shape[0]
+    duplicate).  A state's children are made and their index entries prefetched before the
+    first is looked up (`searchkit.kernels.prefetch`: the cache misses overlap)."""
+    width = p.shape[0]
     kw = keys.shape[1]  # the key words the table holds; the rest are derived
-    capacity = keys.shape[0]
+    capacity = min(keys.shape[0], (index.shape[0] >> 2) * 3)  # the rows the index admits (`table.LOAD`)
     chunks = links.shape[0]
     bcap = buckets.shape[0]
     bmap = mkeys.shape[0] // 2
@@ -174,19 +180,28 @@ def bestfirst_kernel(
         if HAS_INVERSE and slot > 0:
             back = inverse(mv[slot], ctx)  # the move back to the parent, whose slot is known
         nm = moves(p, ctx, mbuf)
+        imask = np.uint64(index.shape[0] - 1)
+        for i in range(nm):  # the children first, their index entries on their way into the cache
+            c = kids[i]
+            for j in range(width):
+                c[j] = p[j]
+            mcost[i] = apply(c, mbuf[i], ctx)
+            if mbuf[i] != back:
+                hv = hash_words(c, kw)
+                hbuf[i] = hv
+                prefetch(index, hv & imask)
         for i in range(nm):
             m = mbuf[i]
+            s = kids[i]
             generated += 1
-            for j in range(width):
-                s[j] = p[j]
-            cg = gv + apply(s, m, ctx)
+            cg = gv + mcost[i]
             if cg > G_MAX:
                 status = RANGE
                 break
             if m == back:
                 r = parent[slot]
             else:
-                r = find_slot(keys, index, s)
+                r = find_hashed(keys, index, s, hbuf[i])
             if r >= 0:
                 child = r
                 old = gtab[child]
@@ -200,7 +215,7 @@ def bestfirst_kernel(
                     reopened += 1
             else:
                 child = n
-                add_slot(keys, index, s, -r - 1, child)
+                add_hashed(keys, index, s, -r - 1, child, hbuf[i])
                 n += 1
                 if sc[ASKED] > 0 and sc[MEETING] < 0 and asked_has(asked, fingerprint(s, kw)):
                     sc[MEETING] = child  # reached by another search too: answered after this expansion
@@ -283,7 +298,7 @@ class BestFirst:
         self.reopen, self.cap = int(reopen), cap
         rules = driver.rules
         self.problem = driver.problem
-        self.table = Table(rules.keys)
+        self.table = Table(rules.keys, first_index(cap), RESERVE if cap is None else min(cap, RESERVE))
         self.pool = np.empty(FIRST_CHUNKS * CHUNK, dtype=np.int32)
         self.links = np.empty(FIRST_CHUNKS, dtype=np.int32)
         self._allocate_buckets(FIRST_BUCKETS)
@@ -375,7 +390,10 @@ class BestFirst:
             drv.kernels.bq_push(*self._queue(), (f << SEC_BITS) | sec, 0, self.newest)
             sc[FRONTIER] = 1
             sc[MAX_FRONTIER] = 1
-        self._s, self._p = start.copy(), start.copy()
+        self._kids = np.empty((drv.rules.max_moves, start.shape[0]), dtype=start.dtype)
+        self._hashes = np.empty(drv.rules.max_moves, dtype=np.uint64)
+        self._costs = np.empty(drv.rules.max_moves, dtype=np.int64)
+        self._p = start.copy()
 
     def solve(self) -> Result:
         """Run to a goal, the end of the space or a limit: the `Result`."""
@@ -399,7 +417,9 @@ class BestFirst:
             else:
                 stop = end
             status = kernel(
-                self._s,
+                self._kids,
+                self._hashes,
+                self._costs,
                 self._p,
                 drv.rules.context,
                 sc,

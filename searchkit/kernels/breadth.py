@@ -5,7 +5,7 @@ reached, so expanding them in slot order is first in, first out, and nothing but
 is stored.  As the Python ``bfs`` (`searchkit.engines.breadth`), the goal test is on
 generation and the first path found to a state is kept; with moves listed in the order of
 the problem's successors both expand and count the same.  Cost: a table row and an index
-entry per state (about 28 bytes for a one-word state).
+entry per state (about 23 bytes for a one-word state).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def bfs_kernel(
     (``RANGE``).  ``s``, ``p``: scratch states; ``mbuf``: the move buffer."""
     width = s.shape[0]
     kw = keys.shape[1]  # the key words the table holds; the rest are derived
-    capacity = keys.shape[0]
+    capacity = min(keys.shape[0], (index.shape[0] >> 2) * 3)  # the rows the index admits (`table.LOAD`)
     maxm = mbuf.shape[0]
     n = sc[COUNT]
     head = sc[HEAD]

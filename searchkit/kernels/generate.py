@@ -100,6 +100,9 @@ def module_source(module: str, present: set[str]) -> str:
         "from numba import njit",
         "",
         "from searchkit.kernels.codes import *  # noqa: F403",
+        "from searchkit.kernels.prefetch import intrinsic",
+        "",
+        "prefetch = intrinsic()",
         f"from {module} import {', '.join(names)}",
         "",
     ]

@@ -117,6 +117,6 @@ def warm_up(problem: Any, rules: CompiledRules) -> None:
     words = driver.encode(problem.initial_state())
     out = np.zeros(rules.max_moves, dtype=np.int64)
     if fns["moves"](words, rules.context, out) > 0:
-        table = Table(rules.keys, 4)  # its parent and move arrays, the types the searches pass
+        table = Table(rules.keys, 4, 0)  # its parent and move arrays, the types the searches pass
         table.parent[:2], table.move[:2] = (-1, 0), (0, int(out[0]))
         driver.replay(words, driver.path_to(table.parent, table.move, 1))
