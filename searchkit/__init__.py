@@ -22,6 +22,7 @@ from .engines import (
     portfolio,
 )
 from .engines.backward import Reversed, backward_search, forward_path
+from .engines.bucketqueue import BucketQueue
 from .engines.paths import path_from_links, path_from_parents
 from .engines.portfolio import check_portfolio, describe_members
 from .errors import InputError
@@ -41,6 +42,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "BestFirstSearch",
+    "BucketQueue",
     "CompiledRules",
     "Domain",
     "EngineInfo",

@@ -19,10 +19,9 @@ without it the search goes on as before.
 from __future__ import annotations
 
 import dataclasses
-from heapq import heappop, heappush
 from time import process_time
 
-from searchkit import Limits
+from searchkit import BucketQueue, Limits
 from searchkit.result import SOLVED
 
 from .board import Board
@@ -52,7 +51,7 @@ class Endgame:
         self.aim = aim
         self.least = aim.bit_count() - (SLACK if slack is None else slack)  # boxes on the aim a position needs
         self.layout = dataclasses.replace(problem.board.layout, goals=aim)
-        self.waiting: list[tuple[int, float, int, State]] = []  # (-boxes on the aim, pushes to it, order, position)
+        self.waiting = BucketQueue()  # positions by (-boxes on the aim, pushes to it), first in first out
         self.tried: set[int] = set()  # the boxes of the positions tried (another player region: the same try)
         self.used = 0.0  # CPU seconds of the tries
         self.expanded = self.generated = 0  # by the tries, which the search counts as its own
@@ -69,14 +68,14 @@ class Endgame:
         for state, cost in zip(states, costs):
             on = (state[0] & aim).bit_count()
             if on >= least and state[0] not in tried:
-                heappush(waiting, (-on, cost, len(tried) + len(waiting), state))
+                waiting.push((-on, cost), state)
 
     def finish(self, spent: float) -> tuple[State, list[Push], State] | None:
         """Try the best waiting position if the tries have used less than their share of
         ``spent`` (the forward search's CPU seconds): ``(position, pushes, end)`` when the
         A* puts every box on the aim (``end``: the position there), else None."""
         while self.waiting and self.used <= self.share * spent:
-            state = heappop(self.waiting)[-1]
+            state = self.waiting.pop()[1]
             if state[0] in self.tried:
                 continue
             self.tried.add(state[0])

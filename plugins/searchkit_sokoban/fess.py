@@ -44,12 +44,10 @@ bipartite test when the heuristic is matching).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from heapq import heappop, heappush
 from time import process_time
 from typing import Any
 
-from searchkit import InputError, Limits, Observer, Result, attribute_growth, numba_available
+from searchkit import BucketQueue, InputError, Limits, Observer, Result, attribute_growth, numba_available
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
@@ -297,7 +295,9 @@ class Open:
     parent's *label*), not in its own: a move that makes things worse for a while (a box
     pushed aside, a region cut off) does not drop the line back among the cells behind
     (with ``own_cells`` the search passes the position's own score as its label).  In
-    a cell the least weight goes first, then the best `Score`, then the newest (`CellQueue`).
+    a cell the least weight goes first, then the best `Score`, then the newest (a
+    `searchkit.BucketQueue` of ``(weight, score)`` keys, newest first, a position and its
+    label two slots of its bucket: no tuple per waiting position).
     Turns alternate: the cell of the best label reached so far, then the next cell of the
     cycle; a cell met for the first time is the cycle's next.  Once `PATIENCE` expansions
     pass without a better label, the best cell is a line gone wrong that no detector proves
@@ -306,7 +306,7 @@ class Open:
     not 20.5, 11.5 and 13.3 (with no extra turns at all, 22 took 28.6 s, not 0.4)."""
 
     def __init__(self) -> None:
-        self.cells: dict[tuple, CellQueue] = {}
+        self.cells: dict[tuple, BucketQueue] = {}
         self.cycle: list[tuple] = []
         self.turn = 0
         self.size = 0
@@ -320,7 +320,7 @@ class Open:
         cell = cell_of(label)
         queue = self.cells.get(cell)
         if queue is None:
-            queue = self.cells[cell] = CellQueue()
+            queue = self.cells[cell] = BucketQueue(lifo=True, slots=2)
             self.turn = len(self.cycle)
             self.cycle.append(cell)
         queue.push((weight, score), state, label)
@@ -354,52 +354,10 @@ class Open:
             return self._take(queue)
         return None
 
-    def _take(self, queue: CellQueue) -> tuple[State, int, Score, Score]:
+    def _take(self, queue: BucketQueue) -> tuple[State, int, Score, Score]:
         (weight, score), state, label = queue.pop()
         self.size -= 1
         return state, weight, score, label
-
-
-class CellQueue:
-    """One cell's waiting positions: the least ``(weight, score)`` first, the newest first
-    among equals.  Why not one heap of ``(weight, score, seq, state, label)`` entries: a
-    search's stored positions mostly wait, and an entry of its own (a tuple, a `Score`, its
-    float and a sequence number) cost about 220 bytes a position, when a cell's positions
-    share a few hundred scores.  Here a position costs two list slots in the line of its
-    ``(weight, score)``, which waits once in the heap: a stack, so the newest goes first."""
-
-    __slots__ = ("keys", "lines")
-
-    def __init__(self) -> None:
-        self.keys: list[tuple[int, Score]] = []  # a heap of the lines' keys
-        self.lines: dict[tuple[int, Score], list] = {}  # per key, its positions and labels in turn
-
-    def __bool__(self) -> bool:
-        return bool(self.keys)
-
-    def __iter__(self) -> Iterator[tuple[tuple[int, Score], State, Score]]:
-        """``(key, state, label)`` of every waiting position, in no set order."""
-        for key, line in self.lines.items():
-            for i in range(0, len(line), 2):
-                yield key, line[i], line[i + 1]
-
-    def push(self, key: tuple[int, Score], state: State, label: Score) -> None:
-        line = self.lines.get(key)
-        if line is None:
-            line = self.lines[key] = []
-            heappush(self.keys, key)
-        line.append(state)
-        line.append(label)
-
-    def pop(self) -> tuple[tuple[int, Score], State, Score]:
-        key = self.keys[0]
-        line = self.lines[key]
-        label = line.pop()
-        state = line.pop()
-        if not line:
-            heappop(self.keys)
-            del self.lines[key]
-        return key, state, label
 
 
 def cell_of(label: Score) -> tuple:

@@ -22,7 +22,6 @@ for new priorities rather than allocated afresh.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
 from heapq import heapify, heappop, heappush
 from typing import Any
@@ -32,6 +31,7 @@ from ..limits import Limits
 from ..observer import Observer
 from ..problem import can_search_backward, heuristic_of, successors_with_h
 from ..result import LIMIT, NO_SOLUTION, SOLVED, Result
+from .bucketqueue import BucketQueue
 from .paths import path_from_costs, path_from_parents
 from .run import Run
 from .typequeue import TypeQueue
@@ -111,9 +111,7 @@ class BestFirstSearch:
         self.heap: Any = self.heaps[0] if self.heaps is not None else [] if order is not None else None
         # the heap's key (unused by the bucket queue, which keys on the weights)
         self.order: Order = order or (lambda g, h, _s: (g, h))
-        self.buckets: dict[Any, Any] = {}
-        self.keys: list[Any] = []
-        self.spare: list[Any] = []  # emptied FIFOs, reused for new priorities
+        self.open = BucketQueue()  # the bucket queue (unused with a heap)
         self.expanded = self.generated = self.duplicates = self.reopened = 0
         self.frontier = self.max_frontier = 0
         self.bound: float | None = None  # set by `prune`: children with g + h at or above it are dropped
@@ -146,15 +144,7 @@ class BestFirstSearch:
             heappush(self.heap, (*self.order(g, h, state), self.tie * self.seq, h, g, state))
         else:
             self.frontier += 1
-            self._push_front((self.g_weight * g + self.h_weight * h, h, g), state)
-
-    def _push_front(self, key: tuple[Any, ...], state: Any) -> None:
-        """Put ``state`` first among its equals in the bucket queue."""
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            bucket = self.buckets[key] = deque()
-            heappush(self.keys, key)
-        bucket.appendleft(state)
+            self.open.push_front((self.g_weight * g + self.h_weight * h, h, g), state)
 
     def _push_each(self, state: Any, g: Any, h: Any, seq: int) -> int:
         """Queue ``state`` on every heap (several orders); 1, or 0 when it is dead."""
@@ -194,7 +184,8 @@ class BestFirstSearch:
             return True
         run, problem = self.run, self.problem
         succ, is_goal, observer, uses_h = self.succ, problem.is_goal, run.observer, self.uses_h
-        g_of, parents, buckets, keys, spare = self.g_of, self.parents, self.buckets, self.keys, self.spare
+        g_of, parents, queue = self.g_of, self.parents, self.open
+        keys, buckets = queue.keys, queue.buckets  # its push and pop inlined below
         heap, order, tie, seq, settled = self.heap, self.order, self.tie, self.seq, self.settled
         g_weight, h_weight, reopen, on_generation = self.g_weight, self.h_weight, self.reopen, self.goal_on_generation
         expanded, generated, duplicates, reopened = self.expanded, self.generated, self.duplicates, self.reopened
@@ -208,11 +199,8 @@ class BestFirstSearch:
                 key = keys[0]
                 bucket = buckets[key]
                 state = bucket.popleft()
-                if not bucket:  # recycle the emptied FIFO: allocating deques costs more than reusing
-                    heappop(keys)
-                    del buckets[key]
-                    if len(spare) < 256:
-                        spare.append(bucket)
+                if not bucket:
+                    queue.drop_first(bucket)
             else:
                 key = heappop(heap) if heap.__class__ is list else heap.pop()
                 state = key[-1]
@@ -237,7 +225,7 @@ class BestFirstSearch:
                     frontier += 1
                     paused = True
                     if heap is None:
-                        self._push_front(key, state)
+                        queue.push_front(key, state)
                     elif heap.__class__ is list:
                         heappush(heap, key)  # its old entry: the same place in the order (and turn)
                     else:
@@ -291,8 +279,7 @@ class BestFirstSearch:
                 ckey = (g_weight * cg + h_weight * ch, ch, cg)
                 b = buckets.get(ckey)
                 if b is None:
-                    b = buckets[ckey] = spare.pop() if spare else deque()
-                    heappush(keys, ckey)
+                    b = queue.bucket(ckey)
                 b.append(child)
             if frontier > max_frontier:
                 max_frontier = frontier
@@ -331,10 +318,11 @@ class BestFirstSearch:
             self.heap[:] = kept
             heapify(self.heap)
             return
-        for key in [k for k in self.keys if k[2] + k[1] >= bound]:
-            self.frontier -= len(self.buckets.pop(key))
-        self.keys[:] = [k for k in self.keys if k in self.buckets]
-        heapify(self.keys)
+        queue = self.open
+        for key in [k for k in queue.keys if k[2] + k[1] >= bound]:
+            self.frontier -= len(queue.buckets.pop(key))
+        queue.keys[:] = [k for k in queue.keys if k in queue.buckets]
+        heapify(queue.keys)
 
     def _bounded(
         self, succ: Callable[[Any, Any], Iterable[tuple[Any, ...]]]
@@ -363,7 +351,7 @@ class BestFirstSearch:
             return min((e[-2] + e[-3] for heap in self.heaps for e in heap), default=INF)
         if self.heap is not None:
             return min((e[-2] + e[-3] for e in self.heap), default=INF)
-        return min((k[2] + k[1] for k in self.keys), default=INF)
+        return min((k[2] + k[1] for k in self.open.keys), default=INF)
 
     def path(self) -> tuple[list[Any], list[Any], Any]:
         """``(actions, states, cost)`` from a root to the goal found."""

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import heapq
-
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from searchkit_sokoban import fess, hotspots
 from searchkit_sokoban.advisors import Explorer, Opener
 from searchkit_sokoban.board import Board
@@ -327,28 +323,6 @@ def test_fess_own_is_a_portfolio_member_that_solves_what_fess_does_not():
     assert result.solved and result.stats.answered_by == "search:fess-own"
     capped = fess.FessSearch(problem("xsokoban:23"), limits=Limits(max_expanded=3000))
     assert capped.step() and capped.status == "limit"  # the default filing: not within twice that
-
-
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.booleans()), max_size=60))
-def test_a_cells_queue_pops_as_one_heap_of_weight_score_and_newest_first(pushes):
-    """`CellQueue` keeps a line per ``(weight, score)``: pushes and pops in any interleaving
-    come out in the order of the one heap of ``(weight, score, -sequence)`` entries it
-    replaced (the least weight, then the best score, then the newest), each position with
-    its own label."""
-    queue, heap = fess.CellQueue(), []
-    for seq, (weight, h, pop_first) in enumerate(pushes):
-        if pop_first and heap:
-            assert bool(queue)
-            weight_, score_, _neg, state_, label_ = heapq.heappop(heap)
-            assert queue.pop() == ((weight_, score_), state_, label_)
-        score, label = Score(h % 2, 0, 0, 0, 0, float(h)), Score(0, 0, 0, 0, seq, 0.0)
-        queue.push((weight, score), (seq, 0), label)
-        heapq.heappush(heap, (weight, score, -seq, (seq, 0), label))
-    assert sorted(queue) == sorted(((w, s), state, label) for w, s, _neg, state, label in heap)
-    while heap:
-        weight_, score_, _neg, state_, label_ = heapq.heappop(heap)
-        assert queue.pop() == ((weight_, score_), state_, label_)
-    assert not queue and not queue.lines
 
 
 def test_fess_counts_its_features_memo_growing_against_a_memory_limit():
