@@ -174,6 +174,12 @@ def bestfirst_kernel(
             break
         if stale:
             continue
+        if size > 0:  # the row of the state next in line (unless a child goes before it) on its way
+            nxt = bq_first(pool, buckets, kheap, newest)
+            prefetch(gtab, nxt)
+            prefetch(keys[nxt], 0)
+            prefetch(parent, nxt)
+            prefetch(mv, nxt)
         expanded += 1
         gtab[slot] = -gv - 1
         back = -1
