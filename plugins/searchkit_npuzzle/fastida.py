@@ -44,6 +44,7 @@ from searchkit import (
     idastar,
     integer_weights,
 )
+from searchkit.kernels import wants_nodes
 
 from .blank_paths import DIRS, finish, neighbours
 from .compiled import compiled_kernel_available
@@ -293,10 +294,8 @@ def _run(
     name = problem.heuristic_name
     generic = not specialised(problem)
     db = None if generic or not name.startswith("pdb-") else _database(problem)
-    wants_nodes = observer is not None and (
-        type(observer).expand is not Observer.expand or type(observer).generate is not Observer.generate
-    )
-    rules = _rules(problem) if not generic and name != "linear-conflict" and not wants_nodes else None
+    nodes = wants_nodes(observer)  # every node reported: the Python search
+    rules = _rules(problem) if not generic and name != "linear-conflict" and not nodes else None
     # the Python search reads base-n tables; rank-indexed ones (7-8) need the compiled search
     if generic or (rules is None and db is not None and db.sparse() is None):
         if cap is not None:

@@ -43,12 +43,17 @@ def push_rules_of(problem: Any) -> CompiledRules:
     words = (board.size + 63) // 64
     width = board.width
 
-    def encode(state: State) -> Any:
+    def encode_rows(states: list[State]) -> Any:
         import numpy as np
 
-        boxes, player = state
-        out = np.frombuffer(boxes.to_bytes(8 * words, "little") + player.to_bytes(8, "little"), "<u8")
-        return out.astype(np.uint64)
+        rows = np.empty((len(states), words + 1), np.uint64)
+        raw = b"".join(boxes.to_bytes(8 * words, "little") for boxes, _player in states)
+        rows[:, :words] = np.frombuffer(raw, "<u8").reshape(len(states), words)
+        rows[:, words] = [player for _boxes, player in states]
+        return rows
+
+    def encode(state: State) -> Any:
+        return encode_rows([state])[0]
 
     def decode(keys: Any) -> State:
         return sum(int(w) << (64 * t) for t, w in enumerate(keys[:words])), int(keys[words])
@@ -61,6 +66,7 @@ def push_rules_of(problem: Any) -> CompiledRules:
         width=words + 1,
         context=push_context(problem),
         encode=encode,
+        encode_rows=encode_rows,
         decode=decode,
         action=action,
         max_moves=4 * max(1, nboxes),

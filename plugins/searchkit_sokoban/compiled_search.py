@@ -79,22 +79,10 @@ class CompiledPushSearch(BestFirst):
         driver = driver_for(problem, rules, name, limits, observer)
         reopen = REOPEN_ALL if wh <= wg else IMPROVE_OPEN
         super().__init__(driver, wg, wh, reopen=reopen, start=start, cap=2 * max_states, ties=ties)
-        self.words = rules.width - 1
 
     def step(self, budget: int | None = None) -> bool:
         """Expand up to ``STEP_FACTOR * budget`` positions (all it takes when None); True once over."""
         return super().step(None if budget is None else max(1, budget) * STEP_FACTOR)
-
-    def _encode_keys(self, states: list[State]) -> Any:
-        """``states`` as the kernels key them, one row each (the boxes' bytes at once)."""
-        import numpy as np
-
-        words = self.words
-        rows = np.empty((len(states), words + 1), np.uint64)
-        raw = b"".join(boxes.to_bytes(8 * words, "little") for boxes, _player in states)
-        rows[:, :words] = np.frombuffer(raw, "<u8").reshape(len(states), words)
-        rows[:, words] = [player for _boxes, player in states]
-        return rows
 
 
 def sokoban_compiled(

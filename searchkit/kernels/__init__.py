@@ -15,6 +15,6 @@ Importing this package imports neither numpy nor numba: the engines look here on
 
 from __future__ import annotations
 
-from .rules import CompiledRules, choose, rules_of
+from .rules import CompiledRules, choose, rules_of, wants_nodes
 
-__all__ = ["CompiledRules", "choose", "rules_of"]
+__all__ = ["CompiledRules", "choose", "rules_of", "wants_nodes"]

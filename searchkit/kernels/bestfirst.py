@@ -481,6 +481,8 @@ class BestFirst:
     def _encode_keys(self, states: list[Any]) -> Any:
         """The key words of ``states``, one row each."""
         rules = self.driver.rules
+        if rules.encode_rows is not None:
+            return rules.encode_rows(states)
         rows = np.empty((len(states), rules.keys), dtype=np.uint64)
         for i, state in enumerate(states):
             rows[i] = rules.encode(state)

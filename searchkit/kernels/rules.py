@@ -88,6 +88,8 @@ class CompiledRules:
     Python problem's successors name).  ``max_moves``: the most moves ``moves`` ever
     writes.  ``key_width``: the leading words that identify a state (None: all ``width``);
     ``encode`` gives and ``decode`` takes these, the rest are derived (the rules' ``derive``).
+    ``encode_rows(states)``, optional: the key words of many states at once, a row each
+    (what `encode` gives them one by one, faster: a portfolio's meetings ask for many).
     Costs and estimates are integers.
     """
 
@@ -99,6 +101,7 @@ class CompiledRules:
     action: Callable[[int, Any], Any]
     max_moves: int
     key_width: int | None = None
+    encode_rows: Callable[[list[Any]], Any] | None = None
 
     @property
     def keys(self) -> int:
