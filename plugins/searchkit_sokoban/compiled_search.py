@@ -50,7 +50,30 @@ def weights_of(weight: float) -> tuple[int, int]:
     return integer_weights(weight, 100, "--weight")
 
 
-class CompiledPushSearch(BestFirst):
+class PositionSearch(BestFirst):
+    """The core's compiled best-first search over Sokoban positions (the push or the pull
+    rules): a portfolio's step of ``budget`` expands ``STEP_FACTOR`` times that, and the
+    positions a portfolio asks about are keyed a batch at a time."""
+
+    words: int  # the words of a position's boxes
+
+    def step(self, budget: int | None = None) -> bool:
+        """Expand up to ``STEP_FACTOR * budget`` positions (all it takes when None); True once over."""
+        return super().step(None if budget is None else max(1, budget) * STEP_FACTOR)
+
+    def _encode_keys(self, states: list[State]) -> Any:
+        """``states`` as the kernels key them, one row each (the boxes' bytes at once)."""
+        import numpy as np
+
+        words = self.words
+        rows = np.empty((len(states), words + 1), np.uint64)
+        raw = b"".join(boxes.to_bytes(8 * words, "little") for boxes, _player in states)
+        rows[:, :words] = np.frombuffer(raw, "<u8").reshape(len(states), words)
+        rows[:, words] = [player for _boxes, player in states]
+        return rows
+
+
+class CompiledPushSearch(PositionSearch):
     """Best-first search over single pushes in compiled code: the core's compiled best-first
     search (`searchkit.kernels.bestfirst.BestFirst`: its table, open list, limits, stepping
     and meeting) over the push rules, on ``f = g + weight * h``; ``start``: the position to
@@ -80,21 +103,6 @@ class CompiledPushSearch(BestFirst):
         reopen = REOPEN_ALL if wh <= wg else IMPROVE_OPEN
         super().__init__(driver, wg, wh, reopen=reopen, start=start, cap=2 * max_states, ties=ties)
         self.words = rules.width - 1
-
-    def step(self, budget: int | None = None) -> bool:
-        """Expand up to ``STEP_FACTOR * budget`` positions (all it takes when None); True once over."""
-        return super().step(None if budget is None else max(1, budget) * STEP_FACTOR)
-
-    def _encode_keys(self, states: list[State]) -> Any:
-        """``states`` as the kernels key them, one row each (the boxes' bytes at once)."""
-        import numpy as np
-
-        words = self.words
-        rows = np.empty((len(states), words + 1), np.uint64)
-        raw = b"".join(boxes.to_bytes(8 * words, "little") for boxes, _player in states)
-        rows[:, :words] = np.frombuffer(raw, "<u8").reshape(len(states), words)
-        rows[:, words] = [player for _boxes, player in states]
-        return rows
 
 
 def sokoban_compiled(

@@ -392,9 +392,11 @@ class BestFirst:
 
     def growth_ahead(self, within: int) -> int:
         """The bytes the next growth allocates if it comes within ``within`` more states
-        (`searchkit.tables.growth_ahead`)."""
-        n = int(self.sc[COUNT])
-        return self.table.growth_bytes() if n + within >= self.table.capacity else 0
+        (`searchkit.tables.growth_ahead`); none once the table is at its ``cap`` (it stops there)."""
+        n, t = int(self.sc[COUNT]), self.table
+        if self.cap is not None and t.capacity >= self.cap:
+            return 0
+        return t.growth_bytes() if n + within >= t.capacity else 0
 
     # -- the counters (the portfolio and the Result read them) ------------------------------
     @property
