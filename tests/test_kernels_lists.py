@@ -203,3 +203,18 @@ def test_lists_without_hs_or_out_of_range_are_refused_in_one_line():
         driver_for(problem, dataclasses.replace(rules, lists=2), "greedy")
     with pytest.raises(InputError, match="open lists"):
         dataclasses.replace(rules, lists=0).check()
+
+
+def test_searchkit_check_holds_hs_after_to_hs():
+    """`searchkit.testing` checks ``hs_after`` against ``hs`` of the child: rules whose
+    ``hs_after`` gives the parent's estimates fail, naming the move."""
+    from searchkit.testing import _compiled_agree
+
+    problem, hvs, starts = lists_grid(4, 2, dead=0.0)
+    rules = problem.compiled_rules()
+    context = (*rules.context, np.array(hvs, dtype=np.int64))
+    good = dataclasses.replace(rules, module="compiled_grid_lists_rules", context=context, lists=2)
+    assert _compiled_agree("grid", problem, good, starts) == len(starts)
+    broken = dataclasses.replace(good, module="compiled_grid_lists_broken_rules")
+    with pytest.raises(AssertionError, match="hs_after of move"):
+        _compiled_agree("grid", problem, broken, starts)
