@@ -36,7 +36,7 @@ PULL_COMPILED = f"{PULL}-compiled"  # its name as a portfolio member (search:pul
 PULL_NEAREST_COMPILED = f"{PULL_NEAREST}-compiled"  # the nearest-goal list alone (search:pull-nearest-goal-compiled)
 COMPILED_PULLS = {PULL_COMPILED: 2, PULL_NEAREST_COMPILED: 1}  # the members by name: their open lists
 PYTHON_PULLS = {PULL_COMPILED: PULL, PULL_NEAREST_COMPILED: PULL_NEAREST}  # the same searches in Python
-MEMBER_STATES = 1 << 20  # the member's table stops growing past twice this (about 45 bytes a position)
+MEMBER_STATES = 1 << 20  # the member's table stops growing past twice this (50-100 bytes a position)
 
 
 class CompiledPullSearch(PositionSearch):
