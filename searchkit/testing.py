@@ -518,8 +518,8 @@ def _compiled_agree(where: str, problem: Any, rules: CompiledRules, states: list
     ``states``: ``decode(encode(s)) == s``; ``is_goal`` as the problem's; ``h`` as the
     problem's heuristic (when it has one; negative exactly where it is infinite); ``moves``
     (leaving the words alone) with ``apply`` give the children, costs and actions (``action``)
-    of ``successors``, as multisets; ``undo`` restores the words, ``cost`` and ``h_after``
-    (without changing them) give what ``apply`` and ``h`` of the child give, ``apply`` keeps
+    of ``successors``, as multisets; ``undo`` restores the words, ``cost``, ``h_after`` and
+    ``hs_after`` (without changing them) give what ``apply``, ``h`` and ``hs`` of the child give, ``apply`` keeps
     the derived words as ``derive`` makes them, and ``inverse`` names a move of the child
     that leads back (when the rules offer them).  The message of a disagreement names the
     first state (``where``: the instance) and what disagreed; the count of states checked otherwise."""
@@ -610,7 +610,14 @@ def _compiled_state(
         if "h_after" in fns and hs >= 0:
             after, ht = int(fns["h_after"](words, m, hs, ctx)), int(fns["h"](child, ctx))
             assert after == ht or (after < 0 and ht < 0), f"h_after of move {m} is {after}, h of its child is {ht}"
-        assert np.array_equal(words, encode(s)), f"cost or h_after of move {m} changes the state"
+        if "hs_after" in fns:
+            after_all, child_all = np.zeros(rules.lists, np.int64), np.zeros(rules.lists, np.int64)
+            fns["hs_after"](words, m, ctx, after_all)
+            fns["hs"](child, ctx, child_all)
+            dead = after_all.min() < 0, child_all.min() < 0
+            same = dead[0] and dead[1] or not (dead[0] or dead[1]) and np.array_equal(after_all, child_all)
+            assert same, f"hs_after of move {m} is {after_all.tolist()}, hs of its child is {child_all.tolist()}"
+        assert np.array_equal(words, encode(s)), f"cost, h_after or hs_after of move {m} changes the state"
         if "undo" in fns:
             undone = child.copy()
             fns["undo"](undone, m, ctx)

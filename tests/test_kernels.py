@@ -263,6 +263,7 @@ def test_a_table_that_cannot_grow_stops_with_a_limit(engine, monkeypatch):
 def test_a_memory_limit_stops_before_the_table_grows_past_it():
     from searchkit.limits import current_rss_bytes
 
+    astar(Puzzle(HARD, 4, 4), compiled="on", limits=Limits(max_expanded=10))  # numba and the kernels loaded first
     ceiling = current_rss_bytes() / 2**20 + 40  # room for a table of a few MB, not for its doubling to 100s
     result = astar(Puzzle(HARD, 4, 4), compiled="on", limits=Limits(max_rss_mb=ceiling))
     assert result.status == "limit" and result.stats.limit_reason == "memory"

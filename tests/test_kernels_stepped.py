@@ -118,6 +118,7 @@ def test_a_cap_stops_the_table_from_growing():
     capped.step()
     assert capped.status == LIMIT and capped.driver.run.reason == "memory"
     assert 1000 <= capped.stored <= capped.table.capacity == 1536  # the first table sized for the cap, never grown
+    assert capped.growth_ahead(10**9) == 0  # full for good: a memory limit foresees no growth
 
 
 def test_idastar_runs_in_python_on_rules_without_undo(tmp_path, monkeypatch):

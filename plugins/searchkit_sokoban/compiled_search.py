@@ -50,7 +50,17 @@ def weights_of(weight: float) -> tuple[int, int]:
     return integer_weights(weight, 100, "--weight")
 
 
-class CompiledPushSearch(BestFirst):
+class PositionSearch(BestFirst):
+    """The core's compiled best-first search over Sokoban positions (the push or the pull
+    rules): a portfolio's step of ``budget`` expands ``STEP_FACTOR`` times that (the rules'
+    ``encode_rows`` key the positions a portfolio asks about a batch at a time)."""
+
+    def step(self, budget: int | None = None) -> bool:
+        """Expand up to ``STEP_FACTOR * budget`` positions (all it takes when None); True once over."""
+        return super().step(None if budget is None else max(1, budget) * STEP_FACTOR)
+
+
+class CompiledPushSearch(PositionSearch):
     """Best-first search over single pushes in compiled code: the core's compiled best-first
     search (`searchkit.kernels.bestfirst.BestFirst`: its table, open list, limits, stepping
     and meeting) over the push rules, on ``f = g + weight * h``; ``start``: the position to
@@ -79,10 +89,6 @@ class CompiledPushSearch(BestFirst):
         driver = driver_for(problem, rules, name, limits, observer)
         reopen = REOPEN_ALL if wh <= wg else IMPROVE_OPEN
         super().__init__(driver, wg, wh, reopen=reopen, start=start, cap=2 * max_states, ties=ties)
-
-    def step(self, budget: int | None = None) -> bool:
-        """Expand up to ``STEP_FACTOR * budget`` positions (all it takes when None); True once over."""
-        return super().step(None if budget is None else max(1, budget) * STEP_FACTOR)
 
 
 def sokoban_compiled(

@@ -9,8 +9,8 @@ frozen, then every one with a free axis is let go, until none is.  Whatever is l
 never move first, so never moves; a box is left exactly when some set of boxes holds it
 in which every box is blocked by walls, dead pairs or the set's own boxes.
 
-Over plain arrays in numba's subset (`searchkit.jit`): compiled inside `push_kernel` and
-`pull_kernel`, and called by the Python searches (`deadlocks`) compiled or, without numba,
+Over plain arrays in numba's subset (`searchkit.jit`): compiled inside the push rules
+(`push_rules`), and called by the Python searches (`deadlocks`) compiled or, without numba,
 as plain Python.  The board: ``nbr[x][k]`` the next floor square from ``x`` in direction
 ``k`` (up, down, left, right; -1 a wall), ``dead``/``goal`` a flag per square; the position:
 ``occ``, a flag per square holding a box.

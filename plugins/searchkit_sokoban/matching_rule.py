@@ -9,8 +9,8 @@ row or two is matched again from the parent's optimum, only its changed rows una
 and augmented (O(n^2) a row): `parent_assignment` then `child_h` for a search's siblings,
 `row_matching` for any sequence of box sets over a table of rows (`heuristics.RowCosts`).
 
-Over plain arrays in numba's subset (`searchkit.jit`): compiled inside `push_kernel` and
-`pull_kernel` and for `heuristics`, plain Python where numba is absent.
+Over plain arrays in numba's subset (`searchkit.jit`): compiled inside the push and pull
+rules (`push_rules`, `pull_rules`) and for `heuristics`, plain Python where numba is absent.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The compiled (numba) parts of Sokoban's positions shared by the push rules (`push_rules`) and
-the compiled pull search (`pull_kernel`): the player's reach (`_reach`), a position's words
-unpacked into its boxes (`unpack`), the pull search's ``meta`` slots and its scratch arrays
+the pull rules (`pull_rules`): the player's reach (`_reach`), a position's words unpacked
+into its boxes (`unpack`), the mark counter's slot of their ``memo`` and their scratch arrays
 (`scratch`).  A position is its boxes as a bit set in 64-bit words and the player's lowest
 reachable square.  The deadlock rules and the matching bound are in `freeze_rule`,
 `corral_rule` and `matching_rule` (one source for the kernels and the Python searches).
@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# meta array slots (the pull search's; `_freeze_dead` advances the mark counter ``M_STAMP``)
-M_STATES, M_HEAP, M_EXPANDED, M_GENERATED, M_DUPLICATES, M_GOAL, M_STAMP = range(7)  # 7 is free
-M_MET, M_FOREIGN = 8, 9
+# the rules' memo: the mark counter (`freeze_rule.freeze_dead` advances it) and its size
+M_STAMP = 6
 META = 10
 
 
@@ -70,7 +69,7 @@ def unpack(key, width, occ, boxlist):
 
 
 def scratch(size: int, nboxes: int) -> tuple:
-    """The working arrays `run` reuses from call to call (a board of ``size`` squares)."""
+    """The working arrays the rules reuse from call to call (a board of ``size`` squares)."""
     n = nboxes + 1
     return (
         np.zeros(size, np.uint8),  # occupied squares

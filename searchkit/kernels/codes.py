@@ -22,7 +22,7 @@ EXPANDED, GENERATED, DUPLICATES, REOPENED = 0, 1, 2, 3
 COUNT = 4  # states in the table (best-first, breadth-first); depth (IDA*)
 FRONTIER = 5  # open-list entries (best-first); unused by the others
 MAX_FRONTIER = 6
-# 7 is free (the buckets keep the insertion order themselves)
+TURN = 7  # best-first: the open list whose turn it is to give the next state (several lists)
 GOAL = 8  # the goal's slot (best-first, breadth-first)
 HEAD = 9  # the next slot to expand (breadth-first)
 BOUND, NEXT_BOUND = 10, 11  # IDA*'s bound on f and the least f above it seen in this iteration

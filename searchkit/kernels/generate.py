@@ -41,10 +41,18 @@ STUBS = {  # what a generated module binds when the rules lack an optional funct
     "cost": "def cost(s, m, ctx):\n    return 0\n",
     "inverse": "def inverse(m, ctx):\n    return -1\n",
     "derive": "def derive(s, ctx):\n    return None\n",
+    "hs": "def hs(s, ctx, out):\n    return None\n",
+    "hs_after": "def hs_after(s, m, ctx, out):\n    return None\n",
 }
 KERNEL = "cache=True, _nrt=False"  # how a kernel is compiled (`templates_source`)
 HELPER = 'cache=True, inline="always"'  # how the helpers it calls are
-FLAGS = {"h_after": "HAS_H_AFTER", "inverse": "HAS_INVERSE", "derive": "HAS_DERIVE"}
+FLAGS = {
+    "h_after": "HAS_H_AFTER",
+    "inverse": "HAS_INVERSE",
+    "derive": "HAS_DERIVE",
+    "hs": "HAS_HS",
+    "hs_after": "HAS_HS_AFTER",
+}
 
 _loaded: dict[str, ModuleType] = {}  # by file stem
 _by_rules: dict[tuple[str, frozenset[str]], ModuleType] = {}  # by rules module and the functions it offers

@@ -16,12 +16,13 @@ from .rules import apply
 
 
 def trace_moves(parent: Any, move: Any, slot: int, out: Any) -> int:
-    """The moves from the root (row 0) to row ``slot`` of a table whose rows name their
-    ``parent`` row and the ``move`` that reached them: written in order to ``out[:n]``;
-    returns ``n``, or ``-n`` when ``out`` holds fewer than ``n`` (nothing written then)."""
+    """The moves from a root (a row whose parent is -1) to row ``slot`` of a table whose rows
+    name their ``parent`` row and the ``move`` that reached them: written in order to
+    ``out[:n]``; returns ``n``, or ``-n`` when ``out`` holds fewer than ``n`` (nothing
+    written then)."""
     n = 0
     i = slot
-    while i > 0:
+    while parent[i] >= 0:
         n += 1
         i = parent[i]
     if n > out.shape[0]:
@@ -31,6 +32,14 @@ def trace_moves(parent: Any, move: Any, slot: int, out: Any) -> int:
         out[k] = move[i]
         i = parent[i]
     return n
+
+
+def root_of(parent: Any, slot: int) -> int:
+    """The root (the row whose parent is -1) that row ``slot`` descends from."""
+    i = slot
+    while parent[i] >= 0:
+        i = parent[i]
+    return i
 
 
 def replay_moves(s: Any, moves: Any, ctx: Any, words: Any, costs: Any) -> None:
@@ -44,4 +53,4 @@ def replay_moves(s: Any, moves: Any, ctx: Any, words: Any, costs: Any) -> None:
     words[n, :] = s
 
 
-TEMPLATES = (trace_moves, replay_moves)
+TEMPLATES = (trace_moves, root_of, replay_moves)

@@ -35,6 +35,13 @@ Optional, each offered by defining it in the module:
   (otherwise it makes each move and compares the child with the parent).
 * ``derive(s, ctx)``: fills the derived words ``s[key_width:]`` from the key words
   ``s[:key_width]``; required when ``CompiledRules.key_width`` is below ``width``.
+* ``hs(s, ctx, out)``: one estimate per open list, ``out[j]`` for list ``j`` (``out`` is an
+  ``int64`` array of ``CompiledRules.lists`` entries); a state any of them calls dead
+  (negative) is never queued.  Required when ``lists`` is above 1 (the best-first kernel
+  then takes its lists in turns, as `searchkit.engines.alternation` does), and used in
+  place of ``h`` by the best-first kernel whenever defined.
+* ``hs_after(s, m, ctx, out)``: ``hs`` of the state move ``m`` leads to from ``s`` (not yet
+  changed): the incremental ``hs``.  Must equal it.
 
 Derived words carry bookkeeping a domain updates per move, such as an incremental
 heuristic's partial sums: ``apply`` keeps them up to date, ``undo`` need restore only the key
@@ -68,7 +75,8 @@ from ..compiled import numba_available
 from ..errors import InputError
 
 REQUIRED = ("moves", "apply", "h", "is_goal")
-OPTIONAL = ("undo", "h_after", "cost", "inverse", "derive")
+OPTIONAL = ("undo", "h_after", "cost", "inverse", "derive", "hs", "hs_after")
+MAX_LISTS = 8  # the most open lists a best-first search takes in turns
 MAX_WIDTH = 64  # words: the widest state the kernels take
 MAX_MOVES = 256  # move codes fit one byte
 CHOICES = ("auto", "on", "off")
@@ -90,7 +98,8 @@ class CompiledRules:
     ``encode`` gives and ``decode`` takes these, the rest are derived (the rules' ``derive``).
     ``encode_rows(states)``, optional: the key words of many states at once, a row each
     (what `encode` gives them one by one, faster: a portfolio's meetings ask for many).
-    Costs and estimates are integers.
+    ``lists``: the open lists of a best-first search over them, one estimate each (the
+    rules' ``hs``), taken in turns.  Costs and estimates are integers.
     """
 
     module: str
@@ -102,6 +111,7 @@ class CompiledRules:
     max_moves: int
     key_width: int | None = None
     encode_rows: Callable[[list[Any]], Any] | None = None
+    lists: int = 1
 
     @property
     def keys(self) -> int:
@@ -120,6 +130,10 @@ class CompiledRules:
             )
         if not isinstance(self.keys, int) or not 1 <= self.keys <= self.width:
             raise InputError(f"compiled rules {self.module}: key_width {self.key_width} (1 to the width, {self.width})")
+        if not isinstance(self.lists, int) or not 1 <= self.lists <= MAX_LISTS:
+            raise InputError(
+                f"compiled rules {self.module}: {self.lists} open lists (the kernels take 1 to {MAX_LISTS})"
+            )
         if not isinstance(self.context, tuple) or not self.context:
             raise InputError(f"compiled rules {self.module}: the context must be a non-empty tuple of numpy arrays")
         import numpy as np
@@ -151,6 +165,8 @@ class CompiledRules:
         fns = {n: getattr(mod, n) for n in REQUIRED + OPTIONAL if callable(getattr(mod, n, None))}
         if self.keys < self.width and "derive" not in fns:
             raise InputError(f"compiled rules {self.module} have derived words (key_width) but no derive")
+        if self.lists > 1 and "hs" not in fns:
+            raise InputError(f"compiled rules {self.module} have {self.lists} open lists but no hs")
         return fns
 
 
@@ -239,6 +255,8 @@ def rules_source(module: str) -> str:
 HAS_H_AFTER = False  # the rules define h_after
 HAS_INVERSE = False  # the rules define inverse
 HAS_DERIVE = False  # the rules define derive
+HAS_HS = False  # the rules define hs
+HAS_HS_AFTER = False  # the rules define hs_after
 
 
 def moves(s: Any, ctx: Any, out: Any) -> int:
@@ -274,4 +292,12 @@ def derive(s: Any, ctx: Any) -> None:
 
 
 def is_goal(s: Any, ctx: Any) -> bool:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def hs(s: Any, ctx: Any, out: Any) -> None:
+    raise NotImplementedError("a kernel template's placeholder: bound in the generated module")
+
+
+def hs_after(s: Any, m: int, ctx: Any, out: Any) -> None:
     raise NotImplementedError("a kernel template's placeholder: bound in the generated module")

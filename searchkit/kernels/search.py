@@ -111,7 +111,7 @@ def warm_up(problem: Any, rules: CompiledRules) -> None:
     driver = driver_for(problem, rules, "warm-up", none, None)
     queue = BestFirst(driver, 1, 1)
     driver.kernels.rehash(queue.table.keys, 0, queue.table.index)
-    driver.kernels.bq_rehash(queue.buckets, 0, queue.mkeys, queue.mvals)
+    driver.kernels.bq_rehash(queue.buckets[0], 0, queue.mkeys[0], queue.mvals[0])
     queue.knows_any([problem.initial_state()])  # a portfolio's question, the set of those asked grown once
     queue.grow_asked(2 * len(queue.asked))
     words = driver.encode(problem.initial_state())

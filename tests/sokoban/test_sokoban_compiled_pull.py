@@ -26,6 +26,7 @@ from test_sokoban_pull import TINY as PULL_TINY
 from searchkit import BestFirstSearch, Limits, backward_search, forward_path, make_problem
 from searchkit.engines.paths import joined
 from searchkit.engines.portfolio import first_known
+from searchkit.kernels.codes import ASKED
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 from searchkit.solving import execute, prepare
 
@@ -77,7 +78,7 @@ def test_a_stored_position_is_known_and_its_pulls_lead_there_from_a_solved_posit
     search.step(100)
     assert search.status is None and search.stored > 500
     for index in (search.stored // 2, search.stored - 1):
-        state = search._state(index)
+        state = search._decode(index)
         assert search.knows(state)
         pushes, states, cost = search.path_to(state)
         assert states[0][0] == board.goals and states[-1] == state and cost == len(pushes)
@@ -90,10 +91,12 @@ def test_a_capped_search_stops_at_its_states():
     search = CompiledPullSearch(problem, max_states=20_000)
     before = search.memory_bytes
     search.step()
-    assert search.status == LIMIT and search.run.reason == "memory" and search.stored <= 40_000
+    # the table stops growing once it holds twice that (its first already does)
+    assert search.status == LIMIT and search.driver.run.reason == "memory" and search.stored <= search.table.capacity
+    assert search.table.capacity >= 40_000 and search.stored > search.table.capacity - 4 * 20
     # what it says it holds (a portfolio's memory limit weighs members by it): its arrays,
     # grown with its positions, at least a position's row for each stored
-    per_row = search.keys.itemsize * search.keys.shape[1]
+    per_row = search.table.keys.itemsize * search.table.keys.shape[1]
     assert search.memory_bytes > before and search.memory_bytes >= search.stored * per_row
     assert search.growth_ahead(10**9) == 0  # full for good: its arrays never double again
 
@@ -106,11 +109,11 @@ def test_it_foresees_its_arrays_doubling():
     within = 4096  # more than a step of one expansion (8 in the kernel) can store
     doublings = 0
     while doublings < 3 and search.status is None:
-        rows, held, stored = search.keys.shape[0], search.memory_bytes, search.stored
+        rows, held, stored = search.table.capacity, search.memory_bytes, search.stored
         foreseen = search.growth_ahead(within)
         search.step(1)
         assert search.stored - stored < within
-        if search.keys.shape[0] > rows:
+        if search.table.capacity > rows:
             doublings += 1
             assert foreseen > 0 and search.memory_bytes - held <= foreseen
     assert doublings == 3
@@ -148,7 +151,7 @@ def test_it_meets_a_forward_search_and_the_joined_path_solves_the_level(level):
         forward.fresh, pull.fresh = [], []
         if met is not None or forward.done or pull.done:
             break
-    assert met is not None and pull.meta[pull.kernel.M_FOREIGN] > 0
+    assert met is not None and pull.sc[ASKED] > 0
     actions, states, cost = joined(forward, pull, met)
     assert states[0] == main.initial_state() and main.is_goal(states[-1])
     assert replay_lurd(main.board.level, to_lurd(main.board, actions)).pushes == cost
