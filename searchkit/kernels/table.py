@@ -20,6 +20,7 @@ in each generated module, `searchkit.kernels.generate`).
 
 from __future__ import annotations
 
+import mmap
 from typing import Any
 
 import numpy as np
@@ -102,6 +103,21 @@ def rehash(keys: Any, n: int, index: Any) -> None:
 TEMPLATES = (hash_words, find_hashed, find_slot, entry, add_hashed, add_slot, rehash)
 
 
+def rows_array(shape: tuple[int, ...], dtype: Any) -> Any:
+    """An uninitialised array of ``shape`` for table rows, in the system's base pages where
+    it can say so (``madvise(MADV_NOHUGEPAGE)``): rows are written in order, and a huge page
+    (2 MB) half used would be resident whole, more than a small table's rows."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    if nbytes < mmap.PAGESIZE or not hasattr(mmap, "MADV_NOHUGEPAGE"):
+        return np.empty(shape, dtype=dtype)
+    try:
+        area = mmap.mmap(-1, nbytes)
+    except OSError as e:  # no address space left
+        raise MemoryError(str(e)) from None
+    area.madvise(mmap.MADV_NOHUGEPAGE)
+    return np.frombuffer(area, dtype=dtype).reshape(shape)
+
+
 def first_index(cap: int | None) -> int:
     """The index entries of a new table that will hold at most ``cap`` states (None: no
     cap): `FIRST_INDEX`, or the fewest whose rows hold ``cap``."""
@@ -116,8 +132,8 @@ class Table:
 
     ``capacity`` is the rows the index admits (`LOAD` of its entries), which the kernels
     fill before they stop with ``FULL``.  The row arrays are set aside longer, ``reserve``
-    rows (address space only: a row takes memory when it is written), so that growing
-    rebuilds the index alone until the reserve is full; past it they are copied into
+    rows (address space only: a row takes memory when it is written, `rows_array`), so that
+    growing rebuilds the index alone until the reserve is full; past it they are copied into
     arrays twice as long."""
 
     __slots__ = ("width", "keys", "g", "parent", "move", "index", "capacity")
@@ -126,10 +142,10 @@ class Table:
         self.width = width
         self.capacity = int(index_size * LOAD)
         rows = max(self.capacity, reserve)
-        self.keys = np.empty((rows, width), dtype=np.uint64)
-        self.g = np.empty(rows, dtype=np.int32)
-        self.parent = np.empty(rows, dtype=np.int32)
-        self.move = np.empty(rows, dtype=np.uint8)
+        self.keys = rows_array((rows, width), np.uint64)
+        self.g = rows_array((rows,), np.int32)
+        self.parent = rows_array((rows,), np.int32)
+        self.move = rows_array((rows,), np.uint8)
         self.index = np.zeros(index_size, dtype=np.uint32)
 
     @staticmethod
@@ -150,7 +166,7 @@ class Table:
         """Double the table's capacity, keeping its first ``n`` rows (``rehash_fn``: the
         compiled `rehash`).  May raise MemoryError, leaving the table as it was.
 
-        Past the reserve, one row array at a time is copied; the old index is dropped
+        Where the rows must move, one row array at a time is copied; the old index is dropped
         before the new one is built from the rows: the peak is the rows, the new index and
         one array's copy, not the old and the new table together."""
         size = self.index.shape[0]
@@ -161,7 +177,7 @@ class Table:
             rows = max(capacity, 2 * self.keys.shape[0])
             for name in ("keys", "g", "parent", "move"):  # a MemoryError leaves each array as long as before or longer
                 old = getattr(self, name)
-                new = np.empty((rows, *old.shape[1:]), dtype=old.dtype)
+                new = rows_array((rows, *old.shape[1:]), old.dtype)
                 new[:n] = old[:n]
                 setattr(self, name, new)
                 del old, new
