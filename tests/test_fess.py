@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from searchkit import FessSearch, InputError, Limits, feature_advice, fess, replay, solve
-from searchkit.engines.fess import Cells
 from searchkit.engines.breadth import bfs
+from searchkit.engines.fess import Cells
 
 
 class Counters:

@@ -7,8 +7,8 @@ One blank move changes little on a big board, so FESS (`searchkit.engines.fess`)
 `TileMacros`: besides the blank's own moves, each of the next ``ahead`` tiles of the solving
 order (`features.SolvingOrder`) slides one cell in any direction, the blank walking there by
 a shortest way round that tile and the tiles placed (round that tile alone when the placed
-ones wall it off).  The features are `SolvingOrder`'s, the score's tie-breaker the problem's
-heuristic (when it has one).  The macros found are spelled out as blank moves and the core
+ones wall it off), and a line's staged last pair turns in (`features.Pair`).  The features
+are `SolvingOrder`'s, the score's tie-breaker the Manhattan distance.  The macros found are spelled out as blank moves and the core
 replays the answer on the puzzle.  Answers are suboptimal, with no bound on their length.
 """
 
@@ -29,16 +29,16 @@ AHEAD = 2  # the tiles of the solving order, from the first unplaced, that macro
 class TileMacros:
     """``problem`` with macro moves (module docstring): a `searchkit.Problem` whose actions
     are strings of blank moves, each costing its length, with the ``features`` of the
-    ``fess`` engine.  Costs: a state's successors take ``ahead`` or ``2 * ahead``
-    breadth-first walks over the cells and O(cells) per macro."""
+    ``fess`` engine.  Costs: a state's successors take up to ``2 * ahead + 1`` breadth-first
+    walks over the cells and O(cells) per macro."""
 
     def __init__(self, problem: NPuzzleProblem, ahead: int = AHEAD):
         self.problem, self.ahead = problem, ahead
         self.order = SolvingOrder(problem)
-        self.heuristic = problem.heuristic
+        self.table = problem.manhattan_table()
         # per blank cell: (action, the cell the blank moves to, the state change per tile there)
-        self.moves = [[(a, p, sp, change) for a, p, sp, change in problem._moves[b]] for b in range(problem.n)]
-        self.placed_cells = [shift // problem.bits for shift, _tile in self.order.places]
+        self.moves = problem._moves
+        self.toward = {(b, q): a for b in range(problem.n) for a, q, _sq, _c in problem._moves[b]}
 
     def initial_state(self) -> int:
         return self.problem.initial_state()
@@ -49,14 +49,29 @@ class TileMacros:
     def features(self, state: int) -> tuple[int, int]:
         return self.order.features(state)
 
+    def heuristic(self, state: int) -> int:
+        """The Manhattan distance: the tie-breaker of boards in a cell."""
+        problem, table = self.problem, self.table
+        bits, mask = problem.bits, problem.mask
+        return sum(table[(state >> (bits * p)) & mask][p] for p in range(problem.n))
+
     def successors(self, state: int) -> list[tuple[str, int, int]]:
         out = list(self.problem.successors(state))
-        order, top = self.order, self.problem.top
-        first = order.first_unplaced(state)
-        placed = set(self.placed_cells[:first])
-        blank = state >> top
-        for _shift, tile in order.places[first : first + self.ahead]:
-            p = order.tile_cell(state, tile)
+        order = self.order
+        progress = order.progress(state, self.ahead)
+        placed, blank = progress.placed, state >> self.problem.top
+        turn = progress.turn
+        if turn is not None:  # walk to the first's home, then turn both in
+            way = self._walks(blank, -1, placed).get(turn.first_home)
+            if way is not None:
+                path = (
+                    way
+                    + self.toward[turn.first_home, turn.second_home]
+                    + self.toward[turn.second_home, turn.second_stage]
+                )
+                out.append((path, self.play(state, path), len(path)))
+        for tile, _cell in progress.targets:
+            p = order.cell_of(state, tile)
             ways = self._walks(blank, p, placed)
             for a, q, _sq, _change in self.moves[p]:
                 if q in placed or q == blank:

@@ -31,9 +31,10 @@ def register_engines(register):
             "npuzzle-fess",
             npuzzle_fess,
             "FESS (the core fess engine) over tile macro moves, tiles placed in solving order (suboptimal)",
-            heuristic="used",
             params={
-                "ahead": EngineParam("ahead", AHEAD, int, "the next tiles in solving order that macros slide", minimum=1),
+                "ahead": EngineParam(
+                    "ahead", AHEAD, int, "the next tiles in solving order that macros slide", minimum=1
+                ),
                 "own_cells": EngineParam("own_cells", False, bool, "each board in its own features' cell"),
             },
             domains=("npuzzle",),

@@ -6,7 +6,7 @@ import pytest
 from searchkit_sokoban import fess, hotspots
 from searchkit_sokoban.advisors import Explorer, Opener
 from searchkit_sokoban.board import Board
-from searchkit_sokoban.features import Features, Score
+from searchkit_sokoban.features import Features
 from searchkit_sokoban.fess import sokoban_fess
 from searchkit_sokoban.hotspots import Hotspots
 from searchkit_sokoban.levels import load_level, parse_level
