@@ -99,7 +99,7 @@ class SolvingOrder:
     def progress(self, state: int, ahead: int = 1) -> Progress:
         """`Progress` of ``state``, naming up to ``ahead`` next tiles."""
         at = self.at
-        done, placed = 0, set()
+        done, placed = 0, set[int]()
         targets: list[tuple[int, int]] = []
         turn = None
         steps = iter(self.steps)
