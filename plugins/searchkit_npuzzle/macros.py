@@ -9,7 +9,8 @@ order (`features.SolvingOrder`) slides one cell in any direction, the blank walk
 a shortest way round that tile and the tiles placed (round that tile alone when the placed
 ones wall it off), and a line's staged last pair turns in (`features.Pair`).  The features
 are `SolvingOrder`'s, the score's tie-breaker the Manhattan distance.  The macros found are
-spelled out as blank moves and the core replays the answer on the puzzle.  Answers are suboptimal, with no bound on their length.
+spelled out as blank moves and the core replays the answer on the puzzle.  Answers are
+suboptimal, with no bound on their length.
 """
 
 from __future__ import annotations
