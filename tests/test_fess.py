@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from searchkit import FessSearch, InputError, Limits, feature_advice, fess, replay, solve
+from searchkit import FessSearch, Limits, feature_advice, fess, replay, solve
 from searchkit.engines.breadth import bfs
 from searchkit.engines.fess import Cells
 
@@ -75,12 +75,29 @@ def test_without_a_way_it_searches_everything_reachable():
     assert result.stats.expanded == result.stats.stored == everything
 
 
-def test_a_problem_without_features_is_refused():
+def test_a_problem_without_features_is_one_cell_ordered_by_weight_and_heuristic():
     class Plain(Counters):
         features = None  # type: ignore[assignment]
 
-    with pytest.raises(InputError, match="needs features"):
-        solve(Plain((1, 1)), engine="fess")
+    problem = Plain((2, 1, 3))
+    search = FessSearch(problem)
+    search.step(4)
+    assert list(search.opened.cells) == [()]
+    assert solve(Plain((2, 1, 3)), engine="fess").solved
+
+
+def test_progress_notes_count_the_first_feature_down_from_the_start():
+    notes = []
+
+    class Notes:
+        def note(self, text):
+            notes.append(text)
+
+        def __getattr__(self, name):
+            return lambda *args, **kwargs: None
+
+    fess(Counters((3, 0, 4, 2)), observer=Notes())  # type: ignore[arg-type]
+    assert notes == ["best 1/3", "best 2/3"]  # the goal (3/3) ends the search as it is generated
 
 
 def test_the_best_cell_has_every_other_turn_until_it_stops_improving():

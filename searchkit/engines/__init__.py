@@ -147,7 +147,6 @@ class EngineInfo:
     ``anytime``: its answers improve until one is proven optimal, so it promises what it
     would at weight 1 (its ``weight`` is where it starts) and each Result states what it
     proved (``bound``, ``guarantee``) when a limit stops it first.
-    ``needs``: ``"method: what it is"``, a method the problem must offer (beyond a problem's own).
     ``warm_up``: one-off set-up the benchmark runner does in its parent process, so that
     every forked worker starts with it done (e.g. loading a compiled kernel).
     """
@@ -166,7 +165,6 @@ class EngineInfo:
     optimal_if: Callable[[dict[str, Any]], bool] | None = None
     validate: Callable[[dict[str, Any]], None] | None = None  # more checks of the parameters together
     anytime: bool = False
-    needs: str = ""  # a method the problem must offer (e.g. ``features``), what it is after a colon
     specs: dict[str, EngineParam] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -204,9 +202,6 @@ class EngineInfo:
         """What ``problem`` lacks that this engine needs (None when nothing)."""
         if self.backward and not can_search_backward(problem):
             return "goal states and predecessors"
-        method, _, what = self.needs.partition(":")
-        if method and not callable(getattr(problem, method, None)):
-            return what.strip() or method
         if self.backward_heuristic == "required" and not callable(getattr(problem, "backward_heuristic", None)):
             return "a backward heuristic (an estimate of the cost from the start, backward_heuristic)"
         return None
@@ -340,9 +335,8 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
         EngineInfo(
             "fess",
             fess,
-            "FESS: turns over the cells of a feature space, advised moves first (Shoham & Schaeffer 2020)",
+            "FESS: turns over the cells of the problem's features, advised moves first (Shoham & Schaeffer 2020)",
             heuristic="used",
-            needs="features: features (a small tuple of ints per state, features(state))",
             params={
                 "own_cells": EngineParam("own_cells", False, bool, "each state in its own features' cell"),
                 "patience": EngineParam(

@@ -15,9 +15,10 @@ is the same for every domain; what a domain gives it:
 * *macro moves*: nothing special, the problem's successors may be as long as it likes.
 
 `FessSearch` runs it on a problem offering ``features(state) -> tuple[int, ...]`` (its score:
-the features, then the heuristic when there is one) and optionally ``advisors(state,
-children, scores) -> indexes``, proposed besides the core's.  A domain with its own state
-store or moves subclasses `FeatureSearch` and writes `FeatureSearch.expand`.
+the features, then the heuristic when there is one; no ``features``: one cell, a best-first
+search on weight and heuristic) and optionally ``advisors(state, children, scores) ->
+indexes``, proposed besides the core's.  A domain with its own state store or moves
+subclasses `FeatureSearch` and writes `FeatureSearch.expand`.
 """
 
 from __future__ import annotations
@@ -220,7 +221,7 @@ class FeatureSearch:
                 chosen.add(0)
             for i, child in enumerate(children):
                 score = scores[i]
-                if total - score[0] > self.best_packed:
+                if total and total - score[0] > self.best_packed:
                     self.best_packed = total - score[0]
                     if run.observer is not None:
                         run.observer.note(f"{self.progress} {self.best_packed}/{total}")
@@ -263,7 +264,8 @@ class FeatureSearch:
 class FessSearch(FeatureSearch):
     """FESS on a problem with ``features(state)`` (module docstring): every successor is a
     move, the goal is tested on generation, the answer is the successors' actions along the
-    parents kept (one dictionary entry per state)."""
+    parents and costs kept (two dictionary entries per state).  Progress notes count the first feature
+    down from its value at the start (``total``)."""
 
     def __init__(
         self,
@@ -277,12 +279,15 @@ class FessSearch(FeatureSearch):
     ):
         self.problem = problem
         self.h = heuristic_of(problem)
+        self.features = getattr(problem, "features", None) or _no_features
         self.advisors = getattr(problem, "advisors", None)
         root = problem.initial_state()
         score = self.score(root)
-        super().__init__(name, limits, observer, features=len(problem.features(root)), own_cells=own_cells)
-        self.opened.patience = patience
+        count = len(self.features(root))
+        super().__init__(name, limits, observer, features=count, own_cells=own_cells, patience=patience)
+        self.total = score[0] if count else 0
         self.parents[root] = None
+        self.g_of = {root: 0}  # each state's cost from the root, for the observer's events
         if problem.is_goal(root):
             self.status, self.goal = SOLVED, root
         else:
@@ -290,26 +295,36 @@ class FessSearch(FeatureSearch):
 
     def score(self, state: Any) -> tuple[Any, ...]:
         """The features of ``state``, then its heuristic (when the problem has one)."""
-        features = tuple(self.problem.features(state))
+        features = tuple(self.features(state))
         return features if self.h is None else (*features, self.h(state))
 
     def expand(self, state: Any, score: Any) -> Expansion | None:
-        parents, fresh, problem = self.parents, self.fresh, self.problem
+        parents, fresh, problem, g_of, observer = self.parents, self.fresh, self.problem, self.g_of, self.run.observer
+        uses_h = self.h is not None
+        g = g_of[state]
+        if observer is not None:
+            observer.expand(state, g, score[-1] if uses_h else None)
         children: list[Any] = []
         scores: list[Any] = []
-        for _action, child, _cost in problem.successors(state):
+        for action, child, cost in problem.successors(state):
             self.generated += 1
             if child in parents:
                 self.duplicates += 1
+                if observer is not None:
+                    observer.generate(state, action, child, g + cost, None, "duplicate")
                 continue
             parents[child] = state
+            g_of[child] = g + cost
             if fresh is not None:
                 fresh.append(child)
+            child_score = self.score(child)
+            if observer is not None:
+                observer.generate(state, action, child, g + cost, child_score[-1] if uses_h else None, "new")
             if problem.is_goal(child):
                 self.status, self.goal = SOLVED, child
                 return None
             children.append(child)
-            scores.append(self.score(child))
+            scores.append(child_score)
         chosen = feature_advice(score, scores, self.opened.features)
         if self.advisors is not None and children:
             chosen.update(self.advisors(state, children, scores))
@@ -317,6 +332,11 @@ class FessSearch(FeatureSearch):
 
     def path_to(self, state: Any) -> tuple[list[Any], list[Any], Any]:
         return path_from_parents(self.problem, self.parents, state)
+
+
+def _no_features(_state: Any) -> tuple[()]:
+    """The features of a problem without any: one cell for every state."""
+    return ()
 
 
 def fess(
