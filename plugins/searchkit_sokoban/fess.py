@@ -330,7 +330,7 @@ class FeatureSearch(CoreFeatureSearch):
         searches only (the backward ones count other things than goals packed)."""
         if self.backward or not self.total:
             return None
-        return self.best_packed / self.total
+        return self.best_done / self.total
 
 
 class FessSearch(FeatureSearch):
@@ -386,7 +386,7 @@ class FessSearch(FeatureSearch):
         reach = self.macros.region(*start)
         first = self.score(start[0], reach, self._h(start))
         self.parents[start] = None
-        self.best_packed = self.goals - first.unpacked
+        self.best_done = self.goals - first.unpacked
         if problem.is_goal(start):
             self.status, self.goal = SOLVED, start
         elif board.impossible or self.prover is not None and self.prover.dead(start[0], reach):

@@ -94,7 +94,7 @@ class PullFessSearch(FeatureSearch):
                 return
             self.opened.add(rank, 0, rank, root)
             least = min(least, rank.unpacked)
-        self.best_packed = self.total - least
+        self.best_done = self.total - least
         if not self.parents:
             self.status = NO_SOLUTION
 

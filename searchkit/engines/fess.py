@@ -164,7 +164,7 @@ class FeatureSearch:
         self.own_cells = own_cells
         self.check_mask = check_mask
         self.total = 0
-        self.best_packed = 0  # the most of `total` a state has reached, for progress notes
+        self.best_done = 0  # the most of `total` a state has reached, for progress notes
         self.fresh: list[Any] | None = None  # the states stored, for a portfolio's meeting (`knows`)
 
     def expand(self, state: Any, score: Any) -> Expansion | None:
@@ -221,10 +221,10 @@ class FeatureSearch:
                 chosen.add(0)
             for i, child in enumerate(children):
                 score = scores[i]
-                if total and total - score[0] > self.best_packed:
-                    self.best_packed = total - score[0]
+                if total and total - score[0] > self.best_done:
+                    self.best_done = total - score[0]
                     if run.observer is not None:
-                        run.observer.note(f"{self.progress} {self.best_packed}/{total}")
+                        run.observer.note(f"{self.progress} {self.best_done}/{total}")
                 opened.add(score if self.own_cells else label, weight + (0 if i in chosen else 1), score, child)
         return False
 
