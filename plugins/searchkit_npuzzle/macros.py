@@ -1,6 +1,6 @@
 """``npuzzle-fess``: the core ``fess`` engine on big boards, over tile macro moves.
 
-Interface: ``npuzzle_fess(problem, *, ahead=2, own_cells=False, limits=None, observer=None)
+Interface: ``npuzzle_fess(problem, *, ahead=1, own_cells=False, limits=None, observer=None)
 -> Result`` for an `NPuzzleProblem` of any size; actions are the blank's moves (U/D/L/R).
 
 One blank move changes little on a big board, so FESS (`searchkit.engines.fess`) runs over
@@ -24,7 +24,7 @@ from searchkit import FessSearch, Limits, Observer, Result
 from .features import SolvingOrder
 from .problem import OPPOSITE, NPuzzleProblem
 
-AHEAD = 2  # the tiles of the solving order, from the first unplaced, that macros slide
+AHEAD = 1  # the tiles of the solving order, from the first unplaced, that macros slide
 
 
 class TileMacros:
