@@ -9,7 +9,7 @@ from searchkit_npuzzle.features import Pair, SolvingOrder, solving_lines
 from searchkit_npuzzle.macros import TileMacros, npuzzle_fess
 from searchkit_npuzzle.problem import NPuzzleProblem
 
-from searchkit import Limits, replay
+from searchkit import InputError, Limits, replay
 from searchkit.solving import execute, prepare
 
 
@@ -73,3 +73,14 @@ def test_a_limit_stops_npuzzle_fess_with_its_statistics():
     job = prepare("npuzzle", {"size": "6", "seed": 2}, "npuzzle-fess", None)
     result = npuzzle_fess(job.problem, limits=Limits(max_expanded=4))
     assert result.status == "limit" and result.stats.expanded == 4 and result.stats.stored > 4
+
+
+@pytest.mark.parametrize("engine", ["fess", "beam"])
+def test_an_engine_using_a_heuristic_runs_on_a_board_whose_default_takes_none(engine):
+    """Beyond 5x5 the default engine takes no heuristic: an engine named that uses one runs
+    without (it was refused as "unknown heuristic None"); one that needs one says so."""
+    job = prepare("npuzzle", {"size": "6", "seed": 1}, engine, None)
+    assert job.heuristic is None
+    assert execute(job, Limits(max_expanded=50)).stats.expanded == 50
+    with pytest.raises(InputError, match="needs a heuristic"):
+        prepare("npuzzle", {"size": "6", "seed": 1}, "astar", None)
