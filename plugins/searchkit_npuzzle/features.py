@@ -18,10 +18,7 @@ way, so taking a placed tile out for a while does not drop the line back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from .problem import NPuzzleProblem
+from typing import Any, NamedTuple
 
 
 class Pair(NamedTuple):
@@ -66,7 +63,7 @@ class SolvingOrder:
     """The features of `problem.NPuzzleProblem` boards (module docstring).  Costs: a
     reading is O(steps done) shifts, and O(cells) per next tile found."""
 
-    def __init__(self, problem: NPuzzleProblem):
+    def __init__(self, problem: Any):  # a `problem.NPuzzleProblem` (which imports this module)
         self.problem = problem
         w, goal = problem.width, problem.goal
         lines, corner = solving_lines(w, problem.height)

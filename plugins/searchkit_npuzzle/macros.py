@@ -35,7 +35,7 @@ class TileMacros:
 
     def __init__(self, problem: NPuzzleProblem, ahead: int = AHEAD):
         self.problem, self.ahead = problem, ahead
-        self.order = SolvingOrder(problem)
+        self.order = SolvingOrder(problem)  # the problem's own `features`, read with `progress` too
         self.table = problem.manhattan_table()
         # per blank cell: (action, the cell the blank moves to, the state change per tile there)
         self.moves = problem._moves

@@ -84,3 +84,13 @@ def test_an_engine_using_a_heuristic_runs_on_a_board_whose_default_takes_none(en
     assert execute(job, Limits(max_expanded=50)).stats.expanded == 50
     with pytest.raises(InputError, match="needs a heuristic"):
         prepare("npuzzle", {"size": "6", "seed": 1}, "astar", None)
+
+
+def test_the_core_fess_engine_reads_the_boards_features_over_single_moves():
+    """The puzzle's own ``features`` are the solving order's, so ``--engine fess`` takes its
+    turns over their cells (one cell without them: a 5x5 board takes more than 100 k)."""
+    job = prepare("npuzzle", {"size": "5", "seed": 1}, "fess", "manhattan")
+    state = job.problem.initial_state()
+    assert job.problem.features(state) == SolvingOrder(job.problem).features(state)
+    result = execute(job, Limits(max_expanded=100_000))
+    assert result.solved and replay(job.problem, result) == result.cost
