@@ -295,7 +295,7 @@ class FeatureSearch(CoreFeatureSearch):
     expansions (each pushes every box everywhere, milliseconds), positions proved dead kept
     as `DEAD`, and goals packed as progress."""
 
-    progress = "packed"  # what `best` counts in progress notes, of `total`
+    progress = "packed"  # what progress notes count, of `total`
 
     features: Features  # the subclass's projection
 
@@ -313,8 +313,8 @@ class FeatureSearch(CoreFeatureSearch):
         board = problem.board
         self.goals = board.goals.bit_count()
         self.total = self.goals
-        # a position's parent (its rank waits with it in the cells); its macro is found again
-        # for the answer: kept, the pushes would cost as much memory as the rest
+        # `parents` keeps a position's parent, not its macro (found again for the answer,
+        # `MacroMoves.along`): kept, the pushes would cost as much memory as the rest
 
     def growth_ahead(self, within: int) -> int:
         """The next growth of its tables (`searchkit.tables`): its own dictionaries and its
