@@ -46,6 +46,9 @@ class Problem(Protocol[S, A]):
       - its incremental form, as ``successors_with_h`` is ``heuristic``'s.
       ``min_step_cost`` - a lower bound on every step cost (NBS).
     * ``describe(state) -> str`` - a human-readable label (tree diagrams, output).
+    * ``features(state) -> tuple of ints`` - the state's cell in a feature space, lower is
+      better (the ``fess`` engine); ``advisors(state, children, scores) -> indexes`` - the
+      children it proposes first, besides the core's advisors (`searchkit.engines.fess`).
     * ``heuristic_admissible = True`` - a promise that ``heuristic`` never overestimates (so it
       is 0 at every goal); IDA* then goal-tests only the children whose ``h`` is 0, and
       ``searchkit.solve`` labels answers ``optimal``.  searchkit sets it from the

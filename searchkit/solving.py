@@ -79,8 +79,8 @@ def prepare(
     full.update({k: v for k, v in options.items() if v is not None or k not in full})
     info, params, default_h = resolve_engine(dom, full, engine, params)
 
-    if heuristic is None:
-        heuristic = default_h if info.heuristic != "ignored" else NO_HEURISTIC
+    if heuristic is None:  # the default's (none where the domain's default engine takes none)
+        heuristic = default_h if info.heuristic != "ignored" and default_h is not None else NO_HEURISTIC
     h: Heuristic | None = None
     if heuristic != NO_HEURISTIC:
         if heuristic not in dom.heuristics:

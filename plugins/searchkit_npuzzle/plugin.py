@@ -12,6 +12,7 @@ def register_domains(register):
 
 @hookimpl
 def register_engines(register):
+    from .macros import AHEAD, npuzzle_fess
     from .stages import npuzzle_stages
 
     # a step that fails does not prove the board unsolvable (boards are checked before)
@@ -23,6 +24,20 @@ def register_engines(register):
             params={"weight": EngineParam("weight", 3.0, float, "each step's weighted-A* weight", minimum=1)},
             domains=("npuzzle",),
             complete=False,
+        )
+    )
+    register(
+        EngineInfo(
+            "npuzzle-fess",
+            npuzzle_fess,
+            "FESS (the core fess engine) over tile macro moves, tiles placed in solving order (suboptimal)",
+            params={
+                "ahead": EngineParam(
+                    "ahead", AHEAD, int, "the next tiles in solving order that macros slide", minimum=1
+                ),
+                "own_cells": EngineParam("own_cells", False, bool, "each board in its own features' cell"),
+            },
+            domains=("npuzzle",),
         )
     )
     try:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .board import format_board
 
 if TYPE_CHECKING:
+    from .features import SolvingOrder
     from .picture import PictureOutputs
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -52,6 +53,7 @@ class NPuzzleProblem:
         self.heuristic: Callable[[int], float] | None = None
         self.successors_with_h: Callable[[int, float], list] | None = None  # set by use_heuristic
         self.heuristic_admissible = False
+        self._solving_order: SolvingOrder | None = None  # `features`' reading, on first use
 
     # -- encoding -------------------------------------------------------------------------
     def encode(self, board: tuple[int, ...]) -> int:
@@ -123,6 +125,16 @@ class NPuzzleProblem:
 
     def describe(self, state: int) -> str:
         return format_board(self.decode(state), self.width)
+
+    def features(self, state: int) -> tuple[int, int]:
+        """The core ``fess`` engine's cell: the solving order's steps left and the next
+        tile's distance (`features.SolvingOrder`, made on first use)."""
+        order = self._solving_order
+        if order is None:
+            from .features import SolvingOrder
+
+            order = self._solving_order = SolvingOrder(self)
+        return order.features(state)
 
     def compiled_rules(self):  # -> searchkit.CompiledRules | None
         """The puzzle's compiled rules with its heuristic (`searchkit_npuzzle.rules.offer`):

@@ -21,38 +21,39 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from searchkit import feature_advice
+
 from .board import Board
 from .features import Score
 from .rules import pushable
 
+Advice = tuple[Score, bool, tuple[int, int]]  # per child, what `advised` weighs
+ADVISED_FIELDS = 5  # the fields of `Score` with an advisor each (`searchkit.feature_advice`): all but h
 
-def advised(parent: Score, children: Sequence[tuple[Score, bool, tuple[int, int]]]) -> set[int]:
+
+def advised(parent: Score, children: Sequence[Advice]) -> set[int]:
     """Indexes of ``children`` that some advisor proposes: per move its result's score,
     whether it `Explorer.opens`, and the moved box's walk from the next goals before and
-    after it (`Opener`).  No advisor proposes a move that unpacks a box."""
+    after it (`Opener`).  No advisor proposes a move that unpacks a box.  The advisors of
+    packing, connectivity, room connectivity, out of plan and hotspots are the core's, one
+    per field of `Score` (`searchkit.feature_advice`); explorer, heuristic and opener are
+    Sokoban's."""
     best: dict[str, tuple[tuple, int]] = {}
 
     def offer(name: str, rank: tuple, i: int) -> None:
         if name not in best or rank < best[name][0]:
             best[name] = (rank, i)
 
-    for i, (rank, opens, _away) in enumerate(children):
-        if rank.unpacked > parent.unpacked:
-            continue
-        if rank.unpacked < parent.unpacked:
-            offer("packing", rank, i)
-        if rank.connectivity < parent.connectivity:
-            offer("connectivity", rank, i)
-        if rank.room_connectivity < parent.room_connectivity:
-            offer("room-connectivity", rank, i)
-        if rank.out_of_plan < parent.out_of_plan:
-            offer("out-of-plan", rank, i)
-        if rank.hotspots < parent.hotspots:
-            offer("hotspots", rank, i)
+    kept = [i for i, (rank, _opens, _away) in enumerate(children) if rank.unpacked <= parent.unpacked]
+    scores = [rank for rank, _opens, _away in children]
+    chosen = feature_advice(parent, scores, ADVISED_FIELDS, kept)
+    packs = any(scores[i].unpacked < parent.unpacked for i in kept)
+    for i in kept:
+        rank, opens, _away = children[i]
         if opens:
             offer("explorer", rank, i)
         offer("heuristic", (rank.h,), i)
-    if "packing" not in best:
+    if not packs:
         for i, (rank, _opens, (before, after)) in enumerate(children):
             if (
                 after >= before
@@ -61,7 +62,7 @@ def advised(parent: Score, children: Sequence[tuple[Score, bool, tuple[int, int]
                 and rank.room_connectivity <= parent.room_connectivity
             ):
                 offer("opener", (before, -after), i)
-    return {i for _rank, i in best.values()}
+    return chosen | {i for _rank, i in best.values()}
 
 
 class Explorer:

@@ -110,7 +110,7 @@ class OpenPullSearch(PullFessSearch):
         self.best: list[tuple[Score, int]] = []  # the most open positions' ranks and boxes, best first
         self.taken: list[int] = []  # the boxes of the positions `aim` gave, in that order (`Lane.again`)
         super().__init__(problem, name=FESS_AIM_FAR if far else FESS_AIM_NEAR, observer=observer)
-        self.total = self.best_packed = 0  # openness has no "n of total" to report
+        self.total = self.best_done = 0  # openness has no "n of total" to report
 
     def stuck(self, boxes: int) -> int:
         """Boxes that no pull can move now (the player's way to them not checked)."""
@@ -286,7 +286,7 @@ class AimSearch(Composite):
             self.problem, name=self.name, observer=self.observer, aim=aim, ordered=self.ordered, endgame=self.endgame
         )
         self.ahead_used = 0.0
-        self.nearest, self.since = self.ahead.best_packed, self.ahead.stored
+        self.nearest, self.since = self.ahead.best_done, self.ahead.stored
         self.ahead.fresh = []
         if self.ahead.status == SOLVED:
             self.status = SOLVED
@@ -297,8 +297,8 @@ class AimSearch(Composite):
         began = process_time()
         ahead.step(budget)
         self.ahead_used += process_time() - began
-        if ahead.best_packed > self.nearest:
-            self.nearest, self.since = ahead.best_packed, ahead.stored
+        if ahead.best_done > self.nearest:
+            self.nearest, self.since = ahead.best_done, ahead.stored
         fresh, ahead.fresh = ahead.fresh or [], []
         knows = self.back.knows
         for state in fresh:

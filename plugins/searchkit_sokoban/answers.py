@@ -21,7 +21,7 @@ State = tuple[int, int]
 
 def result_of(search: Any) -> Result:
     """The `Result` of a search stepped to its end or its limit: its counters into its `Run`
-    (``run``), and its path when solved (`FeatureSearch`, `aim.AimSearch`)."""
+    (``run``), and its path when solved (`aim.AimSearch`, `compiled_pull`)."""
     search.run.count(
         expanded=search.expanded,
         generated=search.generated,

@@ -7,9 +7,10 @@ the waiting position of least *weight*.  A move's weight is 0 when an advisor (`
 proposes it, 1 otherwise, and a position's weight is the sum along its path, so advised
 lines run deep while every region of the feature space still gets its turn.  As in the
 paper's program (Festival), a position waits in the cell of the best features met on its
-way (`Open`), and every other turn goes to the best cell reached so far - until that cell
-has had `PATIENCE` expansions without a better position (a line gone wrong).  That loop is
-`FeatureSearch`'s; `FessSearch` gives it the moves forwards, `fess_pull` backwards.
+way, and every other turn goes to the best cell reached so far - until that cell has had
+its patience of expansions without a better position (a line gone wrong).  That loop and
+its cells are the core's (`searchkit.FeatureSearch`); `FeatureSearch` adds Sokoban's rules,
+`FessSearch` gives it the moves forwards, `fess_pull` backwards.
 ``own_cells`` (``search:fess-own``, ``-P own_cells=true``) files each position in the cell of
 its own features instead, as the paper describes: a line that makes things worse drops back
 among the cells behind.  Alone at 30 s it solves 40 of the 90 XSokoban levels against 66,
@@ -47,12 +48,12 @@ import sys
 from time import process_time
 from typing import Any
 
-from searchkit import BucketQueue, InputError, Limits, Observer, Result, attribute_growth, numba_available
-from searchkit.engines.run import Run
-from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
+from searchkit import FeatureSearch as CoreFeatureSearch
+from searchkit import InputError, Limits, Observer, Result, attribute_growth, numba_available
+from searchkit.result import NO_SOLUTION, SOLVED
 
-from .advisors import Explorer, Opener, advised
-from .answers import positions_along, result_of
+from .advisors import Advice, Explorer, Opener, advised
+from .answers import positions_along
 from .board import INF, Board, BoxSquares, bits, flood
 from .diagonal import ClosedDiagonal
 from .endgame import Endgame
@@ -71,14 +72,13 @@ STRANDED_ENDGAME_SLACK = 4  # and positions four boxes short tried (two: Sasquat
 MAX_BOXES = 200  # positions are bit sets; beyond this the macro search per box is too slow to be useful
 MAX_FLOOR = 4000  # floor squares
 CHECK_MASK = 7  # limits checked every 8 expansions (the core waits up to 1024 cheap ones)
-PATIENCE = 2000  # expansions without a better label before the best cell loses its extra turns
+CELL = 4  # a cell: the first fields of `Score` (packing, connectivity, room connectivity, out of plan)
 BATCH = 64  # expansions between the endgame's turns when it runs alone
 COMPILE_WALK_AFTER = 200  # `MacroMoves.moves` calls before the compiled walk takes over (numba installed)
 WALK_NODES = 1 << 12  # the compiled walk's first node arrays (doubled as needed)
 
 State = tuple[int, int]
 Macro = tuple[Push, ...]
-Advice = tuple[Score, bool, tuple[int, int]]  # per child, what `advised` weighs
 
 DEAD: State = (-1, -1)  # the "parent" of a position proved dead when generated (never opened)
 
@@ -288,170 +288,33 @@ def kernel_loaded() -> bool:
     return f"{__package__}.macro_kernel" in sys.modules
 
 
-class Open:
-    """The waiting positions, in cells, and the turns over the cells.
+class FeatureSearch(CoreFeatureSearch):
+    """The core's FESS loop (`searchkit.FeatureSearch`: cells, turns, weights, labels) with
+    Sokoban's rules: a level's size checked, a cell the first four fields of `Score`
+    (packing, connectivity, room connectivity, out of plan), the limits checked every few
+    expansions (each pushes every box everywhere, milliseconds), positions proved dead kept
+    as `DEAD`, and goals packed as progress."""
 
-    A position waits in the cell of the best features met on the way to its parent (its
-    parent's *label*), not in its own: a move that makes things worse for a while (a box
-    pushed aside, a region cut off) does not drop the line back among the cells behind
-    (with ``own_cells`` the search passes the position's own score as its label).  In
-    a cell the least weight goes first, then the best `Score`, then the newest (a
-    `searchkit.BucketQueue` of ``(weight, score)`` keys, newest first, a position and its
-    label two slots of its bucket: no tuple per waiting position).
-    Turns alternate: the cell of the best label reached so far, then the next cell of the
-    cycle; a cell met for the first time is the cycle's next.  Once `PATIENCE` expansions
-    pass without a better label, the best cell is a line gone wrong that no detector proves
-    (a box parked where it seals goals off) and only the cycle's turns are left, until a
-    better label comes: XSokoban 87, 44 and 16 fall to FESS alone in 11.6, 8.8 and 11.3 s,
-    not 20.5, 11.5 and 13.3 (with no extra turns at all, 22 took 28.6 s, not 0.4)."""
-
-    def __init__(self) -> None:
-        self.cells: dict[tuple, BucketQueue] = {}
-        self.cycle: list[tuple] = []
-        self.turn = 0
-        self.size = 0
-        self.best: Score | None = None  # the best label of an expanded position
-        self.pops = 0
-        self.best_at = 0  # pops when it was reached
-
-    def add(self, label: Score, weight: int, score: Score, state: State) -> None:
-        """``state`` waits with its parent's ``label`` (a score: its cell is its features but
-        hotspots, `cell_of`)."""
-        cell = cell_of(label)
-        queue = self.cells.get(cell)
-        if queue is None:
-            queue = self.cells[cell] = BucketQueue(lifo=True, slots=2)
-            self.turn = len(self.cycle)
-            self.cycle.append(cell)
-        queue.push((weight, score), state, label)
-        self.size += 1
-
-    def expanded(self, label: Score) -> None:
-        """A position of ``label`` is expanded: the best label reached moves on when better."""
-        if self.best is None or label < self.best:
-            self.best = label
-            self.best_at = self.pops
-
-    def pop(self) -> tuple[State, int, Score, Score] | None:
-        """``(state, weight, score, label)`` of the first waiting position of the cell whose
-        turn it is."""
-        self.pops += 1
-        if self.pops & 1 and self.best is not None and self.pops - self.best_at < PATIENCE:
-            queue = self.cells.get(cell_of(self.best))
-            if queue:
-                return self._take(queue)
-        cycle = self.cycle
-        while cycle:
-            if self.turn >= len(cycle):
-                self.turn = 0
-            cell = cycle[self.turn]
-            queue = self.cells[cell]
-            if not queue:
-                cycle.pop(self.turn)  # empty now; the cell comes back when a state lands in it
-                del self.cells[cell]
-                continue
-            self.turn += 1
-            return self._take(queue)
-        return None
-
-    def _take(self, queue: BucketQueue) -> tuple[State, int, Score, Score]:
-        (weight, score), state, label = queue.pop()
-        self.size -= 1
-        return state, weight, score, label
-
-
-def cell_of(label: Score) -> tuple:
-    """The cell of a score: packing, connectivity, room connectivity and out of plan."""
-    return label[:4]
-
-
-class FeatureSearch:
-    """The FESS loop, one direction's moves apart: take the waiting position whose turn it is
-    (`Open`), expand it (`expand`, the direction's), give the advisors' moves weight 0 and
-    the rest 1, and queue the children under the position's label.  The caller advances it
-    (`step`): alone or as a member of the core's portfolio."""
-
-    backward = False  # the portfolio joins a forward member's path to a backward one's
-    progress = "packed"  # what `best` counts in progress notes, of `total`
+    progress = "packed"  # what progress notes count, of `total`
 
     features: Features  # the subclass's projection
 
-    def __init__(self, problem: SokobanProblem, name: str, limits: Limits | None, observer: Observer | None):
+    def __init__(
+        self,
+        problem: SokobanProblem,
+        name: str,
+        limits: Limits | None,
+        observer: Observer | None,
+        own_cells: bool = False,
+    ):
         check_size(problem, name)
+        super().__init__(name, limits, observer, features=CELL, own_cells=own_cells, check_mask=CHECK_MASK)
         self.problem = problem
-        self.run = Run(name, limits, observer)
-        self.run.watch(self)  # its dictionaries and its features' (`growth_ahead`), under a memory limit
-        self.status: str | None = None
-        self.expanded = self.generated = self.duplicates = self.reopened = self.max_frontier = 0
         board = problem.board
         self.goals = board.goals.bit_count()
         self.total = self.goals
-        # a position's parent (its rank waits with it in `Open`); its macro is found again for
-        # the answer: kept, the pushes would cost as much memory as the rest
-        self.parents: dict[State, State | None] = {}
-        self.opened = Open()
-        self.best_packed = 0  # the most of `total` a position has reached, for progress notes
-        self.goal: State | None = None
-        self.fresh: list[State] | None = None  # the positions stored, for a portfolio's meeting (`knows`)
-        self.own_cells = False  # True: a child waits in its own features' cell, not its parent's label's
-
-    def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
-        """The new children of ``state`` and per child what `advised` weighs; None when one of
-        them ends the search (``status`` and ``goal`` are set)."""
-        raise NotImplementedError
-
-    @property
-    def done(self) -> bool:
-        return self.status is not None
-
-    @property
-    def stored(self) -> int:
-        return len(self.parents)
-
-    @property
-    def frontier(self) -> int:
-        return self.opened.size
-
-    def step(self, budget: int | None = None) -> bool:
-        """Expand up to ``budget`` more positions (all it takes when None); True once over."""
-        if self.status is not None:
-            return True
-        run, parents, opened, total = self.run, self.parents, self.opened, self.total
-        stop_at = None if budget is None else self.expanded + budget
-        while stop_at is None or self.expanded < stop_at:
-            picked = opened.pop()
-            if picked is None:
-                self.status = NO_SOLUTION
-                return True
-            state, weight, own, label = picked
-            # an expansion pushes every box everywhere (milliseconds): the clock is read every few
-            if (self.expanded >= run.next_check or not self.expanded & CHECK_MASK) and run.limit_reached(
-                self.expanded, self.generated, len(parents)
-            ):
-                opened.add(label, weight, own, state)  # back, for a later step
-                self.status = LIMIT
-                return True
-            self.expanded += 1
-            if opened.size >= self.max_frontier:
-                self.max_frontier = opened.size + 1
-            if own < label:
-                label = own  # the best features on the way here: the label of its children
-            opened.expanded(label)
-            found = self.expand(state, own)
-            if found is None:
-                return True
-            children, advice = found
-            chosen = advised(own, advice)
-            if len(children) <= 2:
-                chosen.add(0)  # no real choice: the first move is as good as advised
-            for i, child in enumerate(children):
-                rank = advice[i][0]
-                if total - rank.unpacked > self.best_packed:
-                    self.best_packed = total - rank.unpacked
-                    if run.observer is not None:
-                        run.observer.note(f"{self.progress} {self.best_packed}/{total}")
-                opened.add(rank if self.own_cells else label, weight + (0 if i in chosen else 1), rank, child)
-        return False
+        # `parents` keeps a position's parent, not its macro (found again for the answer,
+        # `MacroMoves.along`): kept, the pushes would cost as much memory as the rest
 
     def growth_ahead(self, within: int) -> int:
         """The next growth of its tables (`searchkit.tables`): its own dictionaries and its
@@ -467,24 +330,7 @@ class FeatureSearch:
         searches only (the backward ones count other things than goals packed)."""
         if self.backward or not self.total:
             return None
-        return self.best_packed / self.total
-
-    def chain(self, state: State) -> list[State]:
-        """The positions from a root of the search to ``state`` (reached)."""
-        chain = [state]
-        parent = self.parents[state]
-        while parent is not None:
-            chain.append(parent)
-            parent = self.parents[parent]
-        chain.reverse()
-        return chain
-
-    def path(self) -> tuple[list, list, int]:
-        """The pushes from the start to the goal found, with the position after each push."""
-        raise NotImplementedError
-
-    def result(self) -> Result:
-        return result_of(self)
+        return self.best_done / self.total
 
 
 class FessSearch(FeatureSearch):
@@ -512,8 +358,7 @@ class FessSearch(FeatureSearch):
         ``endgame_slack``, None: `endgame.SLACK`) are tried with a compiled A* onto them
         (`endgame`; when numba is here), the tries taking at most ``endgame_share`` of the
         search's time (None: `endgame.SHARE`)."""
-        super().__init__(problem, name, limits, observer)
-        self.own_cells = own_cells
+        super().__init__(problem, name, limits, observer, own_cells)
         board = problem.board
         self.features = Features(
             board, stranded=stranded, aim=aim, ordered=ordered, any_order=any_order, parking=parking
@@ -541,7 +386,7 @@ class FessSearch(FeatureSearch):
         reach = self.macros.region(*start)
         first = self.score(start[0], reach, self._h(start))
         self.parents[start] = None
-        self.best_packed = self.goals - first.unpacked
+        self.best_done = self.goals - first.unpacked
         if problem.is_goal(start):
             self.status, self.goal = SOLVED, start
         elif board.impossible or self.prover is not None and self.prover.dead(start[0], reach):
@@ -599,7 +444,7 @@ class FessSearch(FeatureSearch):
         estimate = self.problem.heuristic
         return 0.0 if estimate is None else estimate(state)
 
-    def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
+    def expand(self, state: State, own: Score) -> tuple[list[State], list[Score], set[int]] | None:
         problem, parents, features, macros = self.problem, self.parents, self.features, self.macros
         prover, delta, fresh, board, pruning = self.prover, self.delta, self.fresh, problem.board, problem.pruning
         boxes, player = state
@@ -608,7 +453,7 @@ class FessSearch(FeatureSearch):
         children: list[State] = []
         advice: list[Advice] = []
         if barrier == 0:
-            return children, advice  # a corral no push can open
+            return children, [], set()  # a corral no push can open
         walk = self.opener.distances(features.next_goals(boxes))
         opens = self.explorer.opens
         # a PI-corral: some solution goes on with a push of its barrier boxes (`corral`)
@@ -645,11 +490,7 @@ class FessSearch(FeatureSearch):
             )
         if self.endgame is not None:
             self.endgame.offer(children, [rank.h for rank, _opens, _away in advice])
-        return children, advice
-
-    def path(self) -> tuple[list, list, int]:
-        assert self.goal is not None
-        return self.path_to(self.goal)
+        return children, [rank for rank, _opens, _away in advice], advised(own, advice)
 
     def path_to(self, state: State) -> tuple[list, list, int]:
         """The pushes from the start to ``state`` (reached), with the position after each."""

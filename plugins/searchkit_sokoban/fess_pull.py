@@ -35,10 +35,11 @@ from searchkit import Limits, Observer, Result
 from searchkit.engines.backward import forwards
 from searchkit.result import NO_SOLUTION, SOLVED
 
+from .advisors import Advice, advised
 from .answers import positions_along
 from .board import INF, BoxSquares, bits, flood
 from .features import Features, Score
-from .fess import Advice, FeatureSearch, MacroMoves, State
+from .fess import FeatureSearch, MacroMoves, State
 from .gateway import GATEWAY_BUDGET, aim
 from .heuristics import MATCHING, RowCosts, rows_to
 from .problem import SokobanProblem
@@ -93,7 +94,7 @@ class PullFessSearch(FeatureSearch):
                 return
             self.opened.add(rank, 0, rank, root)
             least = min(least, rank.unpacked)
-        self.best_packed = self.total - least
+        self.best_done = self.total - least
         if not self.parents:
             self.status = NO_SOLUTION
 
@@ -108,7 +109,7 @@ class PullFessSearch(FeatureSearch):
         h = self.costs.cost(bits(boxes) if squares is None else squares)
         return Score(on_goals + self.boxes - home, connectivity, blocked, out_of_plan, 0, h)
 
-    def expand(self, state: State, own: Score) -> tuple[list[State], list[Advice]] | None:
+    def expand(self, state: State, own: Score) -> tuple[list[State], list[Score], set[int]] | None:
         parents, fresh, home, starts = self.parents, self.fresh, self.home, self.starts
         boxes, player = state
         reach = self.macros.region(boxes, player)
@@ -131,7 +132,7 @@ class PullFessSearch(FeatureSearch):
                 return None
             children.append(child)
             advice.append((rank, False, NO_ADVICE))
-        return children, advice
+        return children, [rank for rank, _opens, _away in advice], advised(own, advice)
 
     def path_to(self, state: State) -> tuple[list, list, int]:
         """From a solved position back to ``state`` (reached): the pushes that undo the pulls,

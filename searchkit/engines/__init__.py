@@ -25,6 +25,7 @@ from .bestfirst import BestFirstSearch, astar, best_first, dijkstra, greedy
 from .bidirectional import bidirectional_bfs
 from .breadth import bfs
 from .depthfirst import dfs, idastar, iddfs
+from .fess import PATIENCE, Cells, FeatureSearch, FessSearch, feature_advice, fess
 from .mm import mm
 from .nbs import nbs
 from .portfolio import check_portfolio, portfolio
@@ -332,6 +333,18 @@ BUILTIN_ENGINES: dict[str, EngineInfo] = {
             "greedy", greedy, "greedy best-first search on h", heuristic="required", params={"compiled": COMPILED}
         ),
         EngineInfo(
+            "fess",
+            fess,
+            "FESS: turns over the cells of the problem's features, advised moves first (Shoham & Schaeffer 2020)",
+            heuristic="used",
+            params={
+                "own_cells": EngineParam("own_cells", False, bool, "each state in its own features' cell"),
+                "patience": EngineParam(
+                    "patience", PATIENCE, int, "expansions before the best cell's extra turns end", minimum=1
+                ),
+            },
+        ),
+        EngineInfo(
             "idastar",
             idastar,
             "iterative-deepening A*",
@@ -421,8 +434,13 @@ __all__ = [
     "best_first",
     "bfs",
     "bidirectional_bfs",
+    "Cells",
+    "FeatureSearch",
+    "FessSearch",
     "dfs",
     "dijkstra",
+    "feature_advice",
+    "fess",
     "greedy",
     "iddfs",
     "idastar",

@@ -6,7 +6,7 @@ import pytest
 from searchkit_sokoban import fess, hotspots
 from searchkit_sokoban.advisors import Explorer, Opener
 from searchkit_sokoban.board import Board
-from searchkit_sokoban.features import Features, Score
+from searchkit_sokoban.features import Features
 from searchkit_sokoban.fess import sokoban_fess
 from searchkit_sokoban.hotspots import Hotspots
 from searchkit_sokoban.levels import load_level, parse_level
@@ -285,20 +285,6 @@ def test_on_large_levels_a_hotspot_cuts_a_box_off_from_every_goal(monkeypatch):
     assert spots.count(board.start_boxes) == 1
 
 
-def test_the_best_cell_has_every_other_turn_until_it_stops_improving(monkeypatch):
-    """FESS's open list: the cell of the best label expanded gets every other turn besides
-    its turns in the cycle, until `PATIENCE` pops pass without a better label."""
-    monkeypatch.setattr(fess, "PATIENCE", 6)
-    worse, better = Score(5, 1, 0, 0, 0, 10), Score(4, 1, 0, 0, 0, 9)
-    opened = fess.Open()
-    for i in range(10):
-        opened.add(worse, 0, worse, (i, 0))
-        opened.add(better, 0, better, (100 + i, 0))
-    opened.expanded(better)
-    turns = "".join("B" if opened.pop()[0][0] >= 100 else "W" for _ in range(12))
-    assert turns == "BBBWBB" + "WBWBWB"  # then the cycle alone: W and B in turn
-
-
 @pytest.mark.parametrize("own_cells", [False, True])
 def test_a_position_waits_in_its_parents_label_cell_or_its_own(own_cells):
     """By default a child waits in the cell of its parent's label (the best features met on
@@ -309,7 +295,7 @@ def test_a_position_waits_in_its_parents_label_cell_or_its_own(own_cells):
     assert len(waiting) > 100
     inherited = 0
     for cell, ((_weight, score), _state, label) in waiting:
-        assert cell == fess.cell_of(label)
+        assert cell == label[: fess.CELL]
         inherited += label != score
     assert (inherited == 0) == own_cells
 
