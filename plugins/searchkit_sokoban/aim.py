@@ -42,7 +42,6 @@ from searchkit.engines.paths import joined
 from searchkit.engines.run import Run
 from searchkit.result import LIMIT, NO_SOLUTION, SOLVED
 
-from .answers import result_of
 from .board import INF, bits
 from .features import Score
 from .fess import FessSearch, State, check_size
@@ -193,7 +192,7 @@ class Composite:
         return self.status is not None
 
     def result(self) -> Result:
-        return result_of(self)
+        return self.run.result_of(self)
 
 
 class AimSearch(Composite):

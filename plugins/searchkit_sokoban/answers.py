@@ -8,30 +8,10 @@ endgame, `endgame`), so neither may hold them for the other.
 
 from __future__ import annotations
 
-from typing import Any
-
-from searchkit import Result
-from searchkit.result import LIMIT, SOLVED
-
 from .board import flood
 from .problem import Push
 
 State = tuple[int, int]
-
-
-def result_of(search: Any) -> Result:
-    """The `Result` of a search stepped to its end or its limit: its counters into its `Run`
-    (``run``), and its path when solved (`aim.AimSearch`, `compiled_pull`)."""
-    search.run.count(
-        expanded=search.expanded,
-        generated=search.generated,
-        duplicates=search.duplicates,
-        stored=search.stored,
-        max_frontier=search.max_frontier,
-    )
-    if search.status == SOLVED:
-        return search.run.result(SOLVED, search.path())
-    return search.run.result(search.status or LIMIT)
 
 
 def positions_along(board, boxes: int, pushes: list[Push], pulled: bool = False) -> list[State]:

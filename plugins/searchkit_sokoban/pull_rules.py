@@ -22,12 +22,10 @@ to the nearest start square (`matching_rule.BIG`: none).  The scratch is one sea
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .matching_rule import BIG
-from .push_kernel import M_STAMP, _reach
-from .push_rules import IMPOSSIBLE, PSTAMP, WORDS, _assigned, _load, is_goal
+from .push_rules import IMPOSSIBLE, PSTAMP, _assigned, _load, _moved, is_goal
 from .push_rules import h_after as _matching_after
 
 __all__ = ["apply", "h", "hs", "hs_after", "is_goal", "moves"]
@@ -58,19 +56,12 @@ def moves(s, ctx, out):
 
 @njit(cache=True, inline="always")
 def apply(s, m, ctx):
-    nbr, geo, occ, buf, memo = ctx[0], ctx[7], ctx[9], ctx[10], ctx[14]
+    nbr, buf = ctx[0], ctx[10]
     _load(s, ctx)
     src = buf[7, m >> 2]
     k = m & 3
-    stand = nbr[src, k]
-    s[src >> 6] ^= np.uint64(1) << np.uint64(src & 63)
-    s[stand >> 6] ^= np.uint64(1) << np.uint64(stand & 63)
-    occ[src] = 0
-    occ[stand] = 1
-    memo[M_STAMP] += 1
-    s[geo[WORDS]] = np.uint64(_reach(nbr[stand, k], occ, nbr, buf[0], memo[M_STAMP], buf[2]))
-    occ[stand] = 0
-    occ[src] = 1
+    stand = nbr[src, k]  # the box onto the player's square, the player a step back
+    _moved(s, ctx, src, stand, nbr[stand, k])
     return 1
 
 

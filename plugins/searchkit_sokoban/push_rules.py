@@ -107,19 +107,27 @@ def moves(s, ctx, out):
 
 @njit(cache=True, inline="always")
 def apply(s, m, ctx):
-    nbr, geo, occ, buf, memo = ctx[0], ctx[7], ctx[9], ctx[10], ctx[14]
+    nbr, buf = ctx[0], ctx[10]
     _load(s, ctx)
     src = buf[7, m >> 2]
-    dst = nbr[src, m & 3]
+    _moved(s, ctx, src, nbr[src, m & 3], src)
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _moved(s, ctx, src, dst, player):
+    """The loaded position ``s`` with its box on ``src`` moved to ``dst`` and the player's
+    region word reached from ``player`` (a push or a pull: the player's square after it);
+    the loaded occupancy left as it was."""
+    nbr, geo, occ, buf, memo = ctx[0], ctx[7], ctx[9], ctx[10], ctx[14]
     s[src >> 6] ^= np.uint64(1) << np.uint64(src & 63)
     s[dst >> 6] ^= np.uint64(1) << np.uint64(dst & 63)
     occ[src] = 0
     occ[dst] = 1
     memo[M_STAMP] += 1
-    s[geo[WORDS]] = np.uint64(_reach(src, occ, nbr, buf[0], memo[M_STAMP], buf[2]))
+    s[geo[WORDS]] = np.uint64(_reach(player, occ, nbr, buf[0], memo[M_STAMP], buf[2]))
     occ[dst] = 0
     occ[src] = 1
-    return 1
 
 
 @njit(cache=True, inline="always")

@@ -249,16 +249,7 @@ class FeatureSearch:
 
     def result(self) -> Result:
         """The `Result` of the search stepped to its end or its limit."""
-        self.run.count(
-            expanded=self.expanded,
-            generated=self.generated,
-            duplicates=self.duplicates,
-            stored=self.stored,
-            max_frontier=self.max_frontier,
-        )
-        if self.status == SOLVED:
-            return self.run.result(SOLVED, self.path())
-        return self.run.result(self.status or LIMIT)
+        return self.run.result_of(self)
 
 
 class FessSearch(FeatureSearch):

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..limits import NO_LIMITS, Limits
 from ..observer import Observer
-from ..result import SOLVED, Result, Stats
+from ..result import LIMIT, SOLVED, Result, Stats
 from ..tables import growth_ahead
 
 MIN_WITHIN = 4096  # the fewest states a search is taken to store before the next check
@@ -134,3 +134,18 @@ class Run:
             return Result(status, stats=self.stats(), engine=self.name)
         actions, states, cost = path
         return Result(SOLVED, actions, states, cost, self.stats(), self.name)
+
+    def result_of(self, search: Any) -> Result:
+        """The `Result` of ``search``, stepped to its end or its limit: its counters
+        (``expanded``, ``generated``, ``duplicates``, ``stored``, ``max_frontier``), its
+        ``status`` (None: a limit) and, solved, its ``path()``."""
+        status = search.status or LIMIT
+        return self.result(
+            status,
+            search.path() if status == SOLVED else None,
+            expanded=search.expanded,
+            generated=search.generated,
+            duplicates=search.duplicates,
+            stored=search.stored,
+            max_frontier=search.max_frontier,
+        )
