@@ -434,6 +434,17 @@ def test_a_changed_template_gets_a_new_name():
     assert generate.file_stem("compiled_grid_rules", text) != generate.file_stem("compiled_grid_rules", text + "#")
 
 
+def test_warm_up_loads_every_kernel_a_search_calls_from_python():
+    """After `warm_up`, no kernel a driver calls is loaded later (in a forked worker, in its time)."""
+    problem = Puzzle(random_walk(4, 4, 10, random.Random(5)), 4, 4)
+    rules = problem.compiled_rules()
+    warm_up(problem, rules)
+    mod = generate.loaded(rules)
+    called = ("bestfirst_kernel", "ida_pruning_kernel", "bfs_kernel", "find_slot", "add_slot", "bq_push", "rehash")
+    called += ("bq_rehash", "ask_kernel", "reask", "trace_moves", "root_of", "replay_moves")
+    assert [name for name in called if not getattr(mod, name).signatures] == []
+
+
 FRESH = """
 import json, sys, time
 from compiled_domains import Puzzle, random_walk

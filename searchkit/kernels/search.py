@@ -120,3 +120,4 @@ def warm_up(problem: Any, rules: CompiledRules) -> None:
         table = Table(rules.keys, 4, 0)  # its parent and move arrays, the types the searches pass
         table.parent[:2], table.move[:2] = (-1, 0), (0, int(out[0]))
         driver.replay(words, driver.path_to(table.parent, table.move, 1))
+        driver.kernels.root_of(table.parent, 1)  # the start a path descends from, in a search from several
