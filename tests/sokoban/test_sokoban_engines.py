@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-import time
+import sys
 
 import pytest
 from project import ROOT
@@ -182,22 +182,30 @@ def test_fess_is_left_out_where_it_cannot_run():
         portfolio(p, members="search:fess")
 
 
+class _Clock:
+    """The portfolio's clock in these tests: it moves only when a stub expands, so the
+    shares are the arithmetic under test, not the machine's scheduling."""
+
+    now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
 class _Stub:
-    """A member search that never ends: each step is one expansion of a fixed cost, and it
-    reports a fixed progress."""
+    """A member search that never ends: each step is one expansion of a fixed cost on the
+    ``clock``, and it reports a fixed progress."""
 
     problem = None
     status = None
     generated = duplicates = reopened = stored = frontier = 0
     done = False
 
-    def __init__(self, progress):
-        self.expanded, self._progress = 0, progress
+    def __init__(self, progress, clock):
+        self.expanded, self._progress, self.clock = 0, progress, clock
 
     def step(self, budget=None):
-        until = time.perf_counter() + 0.0005
-        while time.perf_counter() < until:
-            pass
+        self.clock.now += 0.0005
         self.expanded += 1
         return False
 
@@ -208,19 +216,21 @@ class _Stub:
 class _StubProblem:
     search_names = ("ahead", "behind", "silent")
 
-    def __init__(self):
-        self.made = {}
+    def __init__(self, clock):
+        self.made, self.clock = {}, clock
 
     def member_search(self, name, observer):
-        self.made[name] = _Stub({"ahead": 0.9, "behind": 0.5, "silent": None}[name])
+        self.made[name] = _Stub({"ahead": 0.9, "behind": 0.5, "silent": None}[name], self.clock)
         return self.made[name]
 
 
 @pytest.mark.parametrize("lead", [1.0, 3.0])
-def test_lead_gives_the_member_well_ahead_that_many_times_its_share(lead):
+def test_lead_gives_the_member_well_ahead_that_many_times_its_share(lead, monkeypatch):
     from searchkit.engines.portfolio import LEAD_MARGIN
 
-    stubs = _StubProblem()
+    clock = _Clock()
+    monkeypatch.setattr(sys.modules["searchkit.engines.portfolio"], "perf_counter", clock)
+    stubs = _StubProblem(clock)
     result = portfolio(
         stubs, members="search:ahead,search:behind,search:silent", lead=lead, limits=Limits(max_expanded=600)
     )
