@@ -137,8 +137,8 @@ class Run:
 
     def result_of(self, search: Any) -> Result:
         """The `Result` of ``search``, stepped to its end or its limit: its counters
-        (``expanded``, ``generated``, ``duplicates``, ``stored``, ``max_frontier``), its
-        ``status`` (None: a limit) and, solved, its ``path()``."""
+        (``expanded``, ``generated``, ``duplicates``, ``reopened``, ``stored``,
+        ``max_frontier``), its ``status`` (None: a limit) and, solved, its ``path()``."""
         status = search.status or LIMIT
         return self.result(
             status,
@@ -146,6 +146,7 @@ class Run:
             expanded=search.expanded,
             generated=search.generated,
             duplicates=search.duplicates,
+            reopened=search.reopened,
             stored=search.stored,
             max_frontier=search.max_frontier,
         )

@@ -447,6 +447,10 @@ class BestFirst:
         return int(self.sc[FRONTIER])
 
     @property
+    def max_frontier(self) -> int:
+        return int(self.sc[MAX_FRONTIER])
+
+    @property
     def done(self) -> bool:
         return self.status is not None
 
@@ -687,14 +691,6 @@ class BestFirst:
 
     def result(self) -> Result:
         """The `Result` of the search as it stands (``limit`` while not over)."""
-        status = self.status or LIMIT
-        return self.driver.result(
-            status,
-            self.path() if status == SOLVED else None,
-            expanded=self.expanded,
-            generated=self.generated,
-            duplicates=self.duplicates,
-            reopened=self.reopened,
-            max_frontier=int(self.sc[MAX_FRONTIER]),
-            stored=self.stored,
-        )
+        out: Result = self.driver.run.result_of(self)
+        out.compiled = True
+        return out
